@@ -1,0 +1,38 @@
+// Grant types (10-data-model.md) and the resolved read scope a bearer has on one stream.
+
+import type { StreamDef } from "./manifest.js";
+
+export interface GrantStream {
+  stream: string;
+  connector_key: string;
+  connections: string[] | "all";
+  fields: string[] | "all";
+  time_range?: { since?: string | null; until?: string | null } | null;
+}
+
+export interface Grant {
+  grant_id: string;
+  client_name: string;
+  purpose: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  streams: GrantStream[];
+}
+
+/**
+ * What one bearer may read of one (connector, stream): the input of every Store read.
+ * The Store enforces it inside SQL: only `connectionIds`, only records whose `time` lies in
+ * [since, until), only `fields` in data, search and windows. Resolved by the RS from the grant.
+ */
+export interface StreamScope {
+  connectorKey: string;
+  stream: StreamDef;
+  /** Visible connections, never empty, sorted. */
+  connectionIds: string[];
+  /** Granted top-level or dotted field paths; "all" for the owner or a fields:"all" grant. */
+  fields: string[] | "all";
+  /** ISO-8601 UTC bounds on the record's `time` (inclusive since, exclusive until). */
+  since: string | null;
+  until: string | null;
+}

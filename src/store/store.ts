@@ -1,0 +1,270 @@
+// The Store interface: the one storage contract, implemented by sqlite/ and postgres/.
+// Every read takes StreamScope(s) resolved from the bearer's grant and enforces them in SQL;
+// nothing a scope hides (connection, field, out-of-range record) ever leaves a Store method.
+//
+// Semantics both implementations share (pinned by test/store/contract.ts):
+// - Scope: only scope.connectionIds; `time` in [since, until) (since inclusive, until exclusive);
+//   when a scope has a bound, records with a null `time` are hidden. Tombstones never appear
+//   outside listChanges.
+// - Projection: data = (granted ∩ requested fields) ∪ primary-key fields; dotted paths project
+//   nested objects. A hidden field is never matched, sorted, filtered, windowed or aggregated.
+// - Conditions: `eq` on an array field matches when the array contains the value; range ops
+//   compare numbers numerically, time-like fields and the time_field as ISO-8601 UTC strings,
+//   other strings by code point (Postgres: COLLATE "C").
+// - Sort: nulls are the lowest value (first ascending, last descending); ties broken by
+//   (connection_id, stream name, record_id) in the sort's direction, byte order; keyset exact.
+// - Versions: one store-wide increasing sequence; a changed digest or a delete makes a new one.
+// - Text: text_fields are stored in chunks of 65,536 code points with size and digest beside
+//   them; previewChars cuts them (never other fields); windows count code points.
+// - Match windows: first case-insensitive (Unicode simple case folding) occurrence of q;
+//   window [max(0, m-before), min(size, m_end+after)); not found → match null and the window
+//   [0, min(size, before+after)).
+// - Search: a record matches when every term occurs in the union of its granted search fields
+//   (tokens from core/search-query wordsOf rules; prefix terms match token prefixes). Order:
+//   score desc, time desc (nulls last), connection_id, stream, record_id. Snippets come from
+//   core/snippet.ts over granted fields only.
+// - Aggregates: `count` without field counts records; with a field, non-null values. group_by on
+//   an array field groups by element. Groups: value desc then key asc; group_by_time: the most
+//   recent `limit` buckets in ascending key order. Keys are strings (see core/time-buckets.ts).
+
+import type { Grant, StreamScope } from "../core/grant.js";
+import type { Manifest, RangeOp } from "../core/manifest.js";
+import type { SearchTerm } from "../core/search-query.js";
+
+export interface Connection {
+  connection_id: string;
+  connector_key: string;
+  display_name: string;
+  created_at: string;
+}
+
+// ------------------------------------------------------------------------------------- ingest
+
+export type IngestOp = { op: "upsert"; data: Record<string, unknown> } | { op: "delete"; data: Record<string, unknown> };
+
+export interface IngestResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  /** Ops rejected before the batch was applied; `index` is the 0-based position in the batch. */
+  rejected: { index: number; reason: string }[];
+}
+
+// --------------------------------------------------------------------------------------- reads
+
+/** A condition on a payload field; `value` is already coerced by the field's declared type. */
+export interface FieldCondition {
+  field: string;
+  op: "eq" | RangeOp;
+  value: string | number | boolean;
+}
+
+export interface SortSpec {
+  /** A payload field; the stream's time_field sorts by the normalised `time` column. */
+  field: string;
+  direction: "asc" | "desc";
+}
+
+/** Keyset position: the last row of the previous page. */
+export interface ListPosition {
+  sortValue: string | number | boolean | null;
+  connectionId: string;
+  recordId: string;
+}
+
+export interface ListQuery {
+  conditions: FieldCondition[];
+  sort: SortSpec;
+  limit: number;
+  after?: ListPosition;
+  /** When set, also count every matching record (ignoring limit/after). */
+  countExact?: boolean;
+  /** Projection requested by the caller (already checked against the grant); undefined = all granted. */
+  fields?: string[];
+  /** When set, text fields longer than this come back cut, with `previews` describing them. */
+  previewChars?: number;
+}
+
+/** changes_since reads: upserts and tombstones in version order after `afterVersion`. */
+export interface ChangesQuery {
+  afterVersion: number; // 0 = from the beginning
+  limit: number;
+  fields?: string[];
+  previewChars?: number;
+}
+
+export interface StoredRecord {
+  connectionId: string;
+  connectorKey: string;
+  stream: string;
+  recordId: string;
+  emittedAt: string; // ISO-8601 UTC
+  time: string | null; // normalised time_field value, ISO-8601 UTC
+  version: number;
+  digest: string; // "sha256:…" of the full payload
+  deleted: boolean;
+  /** Projected payload: only granted (and requested) fields plus primary-key fields. */
+  data: Record<string, unknown>;
+  /** For each text field cut by previewChars: its full size and digest. */
+  previews?: Record<string, { sizeChars: number; digest: string; complete: boolean }>;
+  /** The value the list was sorted by (present on listRecords results, for the next cursor). */
+  sortValue?: string | number | boolean | null;
+}
+
+export interface ListResult {
+  records: StoredRecord[];
+  hasMore: boolean;
+  count?: number;
+}
+
+export interface ChangesResult {
+  records: StoredRecord[];
+  hasMore: boolean;
+  /** The version to resume after (the last returned, or afterVersion when none). */
+  lastVersion: number;
+}
+
+export type WindowSelector =
+  | { kind: "range"; offsetChars: number; limitChars: number }
+  | { kind: "match"; q: string; beforeChars: number; afterChars: number };
+
+export interface FieldWindow {
+  sizeChars: number;
+  digest: string; // "sha256:…" of the field's UTF-8 text
+  textLike: boolean;
+  mimeType?: string;
+  /** The window itself; offsets in Unicode code points, end exclusive. */
+  text: string;
+  startChars: number;
+  endChars: number;
+  /** For a match selector: where the first case-insensitive occurrence is, or null when absent. */
+  match: { startChars: number; endChars: number } | null;
+}
+
+export interface AggregateQuery {
+  metric: "count" | "sum" | "min" | "max" | "count_distinct";
+  field?: string;
+  conditions: FieldCondition[];
+  groupBy?: string;
+  groupByTime?: { field: string; granularity: TimeGranularity; timeZone: string };
+  limit: number; // max groups returned
+}
+
+export type TimeGranularity = "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+
+export interface AggregateResult {
+  value?: number | string | null;
+  /** Groups by value desc (group_by) or by key asc (group_by_time); keys are strings. */
+  groups?: { key: string | null; value: number | string | null }[];
+  groupCount?: number; // groups that exist in total
+  otherCount?: number; // records in groups beyond `limit`
+  filteredRecordCount: number;
+}
+
+export interface SearchQuery {
+  terms: SearchTerm[];
+  conditions: FieldCondition[]; // only with exactly one scope
+  limit: number;
+  offset: number;
+  /** Rank exactly when at most this many records match; otherwise over the newest this many. */
+  rankWindow: number;
+}
+
+export interface StoredSearchHit {
+  connectionId: string;
+  connectorKey: string;
+  stream: string;
+  recordId: string;
+  time: string | null;
+  emittedAt: string;
+  /** Value of title_field when granted and present, else null (the RS builds the fallback). */
+  title: string | null;
+  snippet: { field: string; text: string } | null; // balanced <mark>…</mark>, granted fields only
+  matchedFields: string[]; // granted fields only
+  score: number; // higher is better
+}
+
+export interface SearchResult {
+  hits: StoredSearchHit[];
+  hasMore: boolean;
+  recall: { complete: boolean; rankingScope: "all_matches" | "candidate_window"; matchedEstimate?: number };
+}
+
+// ------------------------------------------------------------------------------ grants & log
+
+export interface StoredGrant extends Grant {
+  token_hash: string;
+}
+
+export interface AccessLogEntry {
+  at: string;
+  grant_id: string | null; // null for the owner
+  client_name: string | null;
+  route: string; // e.g. "GET /v1/search" or "mcp:search"
+  stream: string | null;
+  connection_id: string | null;
+  record_count: number;
+  bytes: number;
+  status: number;
+}
+
+// ------------------------------------------------------------------------------------- the Store
+
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+  close(): Promise<void>;
+
+  /** A named secret, created (random 32 bytes, base64url) on first use and stable afterwards. */
+  secret(name: string): Promise<string>;
+
+  putManifest(manifest: Manifest): Promise<void>;
+  getManifest(connectorKey: string): Promise<Manifest | null>;
+  listManifests(): Promise<Manifest[]>;
+
+  /** Idempotent: the same (connector_key, display_name) yields the same connection. */
+  ensureConnection(connectorKey: string, displayName: string): Promise<Connection>;
+  getConnection(connectionId: string): Promise<Connection | null>;
+  listConnections(): Promise<Connection[]>;
+  /** Removes the connection and all its records; false when it did not exist. */
+  deleteConnection(connectionId: string): Promise<boolean>;
+
+  /**
+   * Apply a batch atomically: invalid ops are rejected first (reported, not applied), then all
+   * valid ops commit in one transaction or none do. An identical upsert is `unchanged`.
+   */
+  applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult>;
+
+  listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult>;
+  listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult>;
+  /** Visible record counts per connection (time range applied). */
+  countRecords(scope: StreamScope): Promise<Record<string, number>>;
+  getRecord(
+    scope: StreamScope,
+    ref: { connectionId: string; recordId: string },
+    options?: { fields?: string[]; previewChars?: number },
+  ): Promise<StoredRecord | null>;
+  /**
+   * A window of a field. Null when the record is not visible. Throws PdppError field_not_text
+   * when the value at `path` is not a string (absent counts as not text).
+   */
+  readFieldWindow(
+    scope: StreamScope,
+    ref: { connectionId: string; recordId: string; path: string },
+    selector: WindowSelector,
+  ): Promise<FieldWindow | null>;
+  aggregate(scopes: StreamScope[], query: AggregateQuery): Promise<AggregateResult>;
+  search(scopes: StreamScope[], query: SearchQuery): Promise<SearchResult>;
+
+  putOwnerToken(tokenHash: string): Promise<void>;
+  isOwnerToken(tokenHash: string): Promise<boolean>;
+  createGrant(grant: StoredGrant): Promise<void>;
+  getGrantByTokenHash(tokenHash: string): Promise<StoredGrant | null>;
+  getGrant(grantId: string): Promise<StoredGrant | null>;
+  listGrants(): Promise<StoredGrant[]>;
+  /** Sets revoked_at (first revocation wins); false when the grant does not exist. */
+  revokeGrant(grantId: string, at: string): Promise<boolean>;
+
+  appendAccessLog(entry: AccessLogEntry): Promise<void>;
+  listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
+}
