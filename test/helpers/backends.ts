@@ -1,0 +1,56 @@
+// The storage backends every behavioural suite runs against: SQLite always, Postgres when
+// PDPP_TEST_PG_URL is set (and under CI=true an unreachable Postgres fails the run, never skips).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../../src/store/store.js";
+import { dropTestSchema, newTestSchemaName, pgTestUrl } from "./pg.js";
+
+export interface OpenedStore {
+  store: Store;
+  cleanup(): Promise<void>;
+}
+
+export interface TestBackend {
+  name: "sqlite" | "postgres";
+  open(): Promise<OpenedStore>;
+}
+
+const sqliteBackend: TestBackend = {
+  name: "sqlite",
+  async open() {
+    const dir = mkdtempSync(join(tmpdir(), "pdpp-test-"));
+    const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const postgresBackend: TestBackend = {
+  name: "postgres",
+  async open() {
+    const url = pgTestUrl();
+    if (!url) throw new Error("PDPP_TEST_PG_URL is not set");
+    const schema = newTestSchemaName();
+    const store = await openPostgresStore({ url, schema });
+    return {
+      store,
+      async cleanup() {
+        await store.close();
+        await dropTestSchema(url, schema);
+      },
+    };
+  },
+};
+
+/** SQLite, plus Postgres when configured. */
+export function testBackends(): TestBackend[] {
+  return pgTestUrl() ? [sqliteBackend, postgresBackend] : [sqliteBackend];
+}
