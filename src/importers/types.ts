@@ -1,0 +1,57 @@
+// Shared shapes of the importers: what a format reader yields, what the runner writes to, what it reports.
+import type { Manifest } from "../core/manifest.js";
+
+/** One record for a stream, or a malformed input unit that is reported and skipped. */
+export type ImportItem =
+  | { stream: string; data: Record<string, unknown>; position?: string }
+  | { error: string; position: string };
+
+/** What one written batch did (the RS ingest answer, per stream). */
+export interface SinkBatchResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+  /** Records refused by the sink; `index` is the 0-based position in the batch. */
+  rejected: { index: number; reason: string }[];
+}
+
+/** Where the runner writes: one connection, one batch per call, each batch all-or-nothing. */
+export interface ImportSink {
+  write(stream: string, records: Record<string, unknown>[]): Promise<SinkBatchResult>;
+}
+
+export interface ImportRejection {
+  position: string;
+  reason: string;
+}
+
+export interface ImportCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+}
+
+export interface ImportSummary extends ImportCounts {
+  /** Records read from the source (valid items only). */
+  read: number;
+  perStream: Record<string, ImportCounts>;
+  /** The first rejections (capped so a bad file cannot blow memory); `rejected` has the total. */
+  rejections: ImportRejection[];
+  batches: number;
+  durationMs: number;
+}
+
+export interface ImportProgress extends ImportCounts {
+  read: number;
+  batches: number;
+}
+
+/** A reader over one input file: the records, the manifest they belong to, and bytes consumed. */
+export interface ImportSource {
+  manifest: Manifest;
+  items: AsyncIterable<ImportItem>;
+  /** Bytes of the input consumed so far (for progress); totalBytes is the file size when known. */
+  bytesRead(): number;
+  totalBytes: number | null;
+}
