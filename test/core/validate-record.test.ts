@@ -1,0 +1,58 @@
+// Unit tests for pre-ingest payload validation.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { StreamDef } from "../../src/core/manifest.js";
+import { validateRecord } from "../../src/core/validate-record.js";
+
+const stream: StreamDef = {
+  name: "messages",
+  primary_key: ["message_id"],
+  time_field: "sent_at",
+  text_fields: ["body"],
+  schema: {
+    type: "object",
+    properties: {
+      message_id: { type: "string" },
+      sent_at: { type: "string", format: "date-time" },
+      size_bytes: { type: "integer" },
+      labels: { type: "array", items: { type: "string" } },
+      body: { type: "string" },
+      sender: { type: "object", properties: { email: { type: "string" } } },
+    },
+  },
+};
+
+test("validateRecord accepts good payloads and nulls", () => {
+  assert.equal(
+    validateRecord({ message_id: "a", sent_at: "2024-01-01", size_bytes: 3, labels: [], body: "x" }, stream),
+    null,
+  );
+  assert.equal(
+    validateRecord({ message_id: "7", sent_at: null, size_bytes: null, body: null }, stream),
+    null,
+  );
+});
+
+test("validateRecord names the problem", () => {
+  assert.equal(validateRecord("x", stream), "data must be a JSON object");
+  assert.equal(validateRecord([], stream), "data must be a JSON object");
+  assert.equal(validateRecord({ body: "x" }, stream), "primary-key field message_id is missing");
+  assert.equal(
+    validateRecord({ message_id: { a: 1 } }, stream),
+    "primary-key field message_id must be a string, number or boolean",
+  );
+  assert.equal(validateRecord({ message_id: "a", body: 5 }, stream), "text field body must be a string");
+  assert.equal(
+    validateRecord({ message_id: "a", sent_at: "yesterday-ish" }, stream),
+    "time field sent_at is not a valid time",
+  );
+  assert.equal(
+    validateRecord({ message_id: "a", size_bytes: 1.5 }, stream),
+    "field size_bytes must be an integer",
+  );
+  assert.equal(validateRecord({ message_id: "a", labels: "x" }, stream), "field labels must be an array");
+  assert.equal(
+    validateRecord({ message_id: "a", sender: { email: 3 } }, stream),
+    "field sender.email must be a string",
+  );
+});
