@@ -119,7 +119,6 @@ test(
     const good = JSON.stringify(branchedConversation("c3", T0));
     writeFileSync(path, `[${good}, {"title": "no id"}, 42, {"broken": tru}, ${good.replace(/c3/g, "c4")}]`);
     const { items } = await itemsOf(path);
-    const goodBytes = Buffer.byteLength(good);
     const errors = items.filter((i) => "error" in i).map((i) => ("error" in i ? [i.position, i.error] : []));
     assert.deepEqual(
       errors.map((e) => [e[0], String(e[1]).split(":")[0]]),
