@@ -1,0 +1,168 @@
+// Owner-side bookkeeping on Postgres: secrets, manifests, connections, tokens, grants, access log.
+import { randomBytes } from "node:crypto";
+import type pg from "pg";
+import { connectionIdFor } from "../../core/ids.js";
+import type { Manifest } from "../../core/manifest.js";
+import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
+
+export async function secret(pool: pg.Pool, name: string): Promise<string> {
+  // Insert-if-absent then read: concurrent first uses agree on one value.
+  await pool.query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [
+    name,
+    randomBytes(32).toString("base64url"),
+  ]);
+  const { rows } = await pool.query<{ value: string }>("SELECT value FROM secrets WHERE name = $1", [name]);
+  return rows[0].value;
+}
+
+export async function putManifest(pool: pg.Pool, manifest: Manifest): Promise<void> {
+  await pool.query(
+    `INSERT INTO manifests (connector_key, body) VALUES ($1, $2)
+     ON CONFLICT (connector_key) DO UPDATE SET body = EXCLUDED.body`,
+    [manifest.connector_key, JSON.stringify(manifest)],
+  );
+}
+
+export async function getManifest(pool: pg.Pool, connectorKey: string): Promise<Manifest | null> {
+  const { rows } = await pool.query<{ body: string }>("SELECT body FROM manifests WHERE connector_key = $1", [
+    connectorKey,
+  ]);
+  return rows[0] ? (JSON.parse(rows[0].body) as Manifest) : null;
+}
+
+export async function listManifests(pool: pg.Pool): Promise<Manifest[]> {
+  const { rows } = await pool.query<{ body: string }>("SELECT body FROM manifests ORDER BY connector_key");
+  return rows.map((r) => JSON.parse(r.body) as Manifest);
+}
+
+const CONNECTION_COLUMNS = "connection_id, connector_key, display_name, created_at";
+
+export async function ensureConnection(
+  pool: pg.Pool,
+  connectorKey: string,
+  displayName: string,
+): Promise<Connection> {
+  const connectionId = connectionIdFor(connectorKey, displayName);
+  await pool.query(
+    `INSERT INTO connections (${CONNECTION_COLUMNS}) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (connection_id) DO NOTHING`,
+    [connectionId, connectorKey, displayName, new Date().toISOString()],
+  );
+  const found = await getConnection(pool, connectionId);
+  if (!found) throw new Error(`connection ${connectionId} vanished right after insert`);
+  return found;
+}
+
+export async function getConnection(pool: pg.Pool, connectionId: string): Promise<Connection | null> {
+  const { rows } = await pool.query<Connection>(
+    `SELECT ${CONNECTION_COLUMNS} FROM connections WHERE connection_id = $1`,
+    [connectionId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listConnections(pool: pg.Pool): Promise<Connection[]> {
+  const { rows } = await pool.query<Connection>(
+    `SELECT ${CONNECTION_COLUMNS} FROM connections ORDER BY connector_key, display_name, connection_id`,
+  );
+  return rows;
+}
+
+export async function deleteConnection(pool: pg.Pool, connectionId: string): Promise<boolean> {
+  // ON DELETE CASCADE removes records, their chunks and their search rows in the same statement.
+  const result = await pool.query("DELETE FROM connections WHERE connection_id = $1", [connectionId]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function putOwnerToken(pool: pg.Pool, tokenHash: string): Promise<void> {
+  await pool.query("INSERT INTO owner_tokens (token_hash) VALUES ($1) ON CONFLICT DO NOTHING", [tokenHash]);
+}
+
+export async function isOwnerToken(pool: pg.Pool, tokenHash: string): Promise<boolean> {
+  const { rowCount } = await pool.query("SELECT 1 FROM owner_tokens WHERE token_hash = $1", [tokenHash]);
+  return (rowCount ?? 0) > 0;
+}
+
+interface GrantRow {
+  body: string;
+  token_hash: string;
+  revoked_at: string | null;
+}
+
+function grantFromRow(row: GrantRow): StoredGrant {
+  // revoked_at lives in its own column so revocation is one UPDATE; it overrides the body.
+  return { ...(JSON.parse(row.body) as StoredGrant), token_hash: row.token_hash, revoked_at: row.revoked_at };
+}
+
+export async function createGrant(pool: pg.Pool, grant: StoredGrant): Promise<void> {
+  const { token_hash, ...body } = grant;
+  await pool.query(
+    "INSERT INTO grants (grant_id, token_hash, body, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)",
+    [grant.grant_id, token_hash, JSON.stringify(body), grant.created_at, grant.revoked_at],
+  );
+}
+
+async function grantWhere(pool: pg.Pool, where: string, value: string): Promise<StoredGrant | null> {
+  const { rows } = await pool.query<GrantRow>(
+    `SELECT body, token_hash, revoked_at FROM grants WHERE ${where}`,
+    [value],
+  );
+  return rows[0] ? grantFromRow(rows[0]) : null;
+}
+
+export function getGrantByTokenHash(pool: pg.Pool, tokenHash: string): Promise<StoredGrant | null> {
+  return grantWhere(pool, "token_hash = $1", tokenHash);
+}
+
+export function getGrant(pool: pg.Pool, grantId: string): Promise<StoredGrant | null> {
+  return grantWhere(pool, "grant_id = $1", grantId);
+}
+
+export async function listGrants(pool: pg.Pool): Promise<StoredGrant[]> {
+  const { rows } = await pool.query<GrantRow>(
+    "SELECT body, token_hash, revoked_at FROM grants ORDER BY created_at, grant_id",
+  );
+  return rows.map(grantFromRow);
+}
+
+export async function revokeGrant(pool: pg.Pool, grantId: string, at: string): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    "UPDATE grants SET revoked_at = COALESCE(revoked_at, $2) WHERE grant_id = $1",
+    [grantId, at],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function appendAccessLog(pool: pg.Pool, entry: AccessLogEntry): Promise<void> {
+  await pool.query(
+    `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      entry.at,
+      entry.grant_id,
+      entry.client_name,
+      entry.route,
+      entry.stream,
+      entry.connection_id,
+      entry.record_count,
+      entry.bytes,
+      entry.status,
+    ],
+  );
+}
+
+export async function listAccessLog(
+  pool: pg.Pool,
+  options: { limit: number; grantId?: string },
+): Promise<AccessLogEntry[]> {
+  const params: unknown[] = [options.limit];
+  const where = options.grantId ? "WHERE grant_id = $2" : "";
+  if (options.grantId) params.push(options.grantId);
+  // Newest first: the owner asks "who read what lately".
+  const { rows } = await pool.query<AccessLogEntry & { bytes: string }>(
+    `SELECT at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status
+     FROM access_log ${where} ORDER BY id DESC LIMIT $1`,
+    params,
+  );
+  return rows.map((r) => ({ ...r, bytes: Number(r.bytes) }));
+}

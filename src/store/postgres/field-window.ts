@@ -1,0 +1,84 @@
+// readFieldWindow on Postgres: windows of chunked text fields touch at most two chunks; a `q`
+// window scans chunks only until the first match. Other string fields are windowed in memory.
+import type pg from "pg";
+import { isFieldGranted } from "../../core/capabilities.js";
+import { PdppError } from "../../core/errors.js";
+import type { StreamScope } from "../../core/grant.js";
+import { sha256Digest } from "../../core/ids.js";
+import { fieldSchemaAt } from "../../core/manifest.js";
+import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
+import type { FieldWindow, WindowSelector } from "../store.js";
+import { Params, scopeClause } from "./sql-scope.js";
+import { findInStoredText, readTextRange, windowSpan } from "./text-store.js";
+
+interface WindowRow {
+  rid: string;
+  value: unknown;
+  size_chars: string | null;
+  digest: string | null;
+  chunk_count: number | null;
+}
+
+function notText(path: string): PdppError {
+  return new PdppError("field_not_text", `field ${path} is not text; read it with fetch instead.`, {
+    param: "field",
+  });
+}
+
+export async function readFieldWindow(
+  pool: pg.Pool,
+  scope: StreamScope,
+  ref: { connectionId: string; recordId: string; path: string; selector: WindowSelector },
+): Promise<FieldWindow | null> {
+  const { path, selector } = ref;
+  if (!isFieldGranted(scope.stream, scope.fields, path)) {
+    throw new PdppError("field_not_granted", `field ${path} is not granted.`, { param: "field" });
+  }
+  const params = new Params();
+  const pathParam = params.add(path);
+  const { rows } = await pool.query<WindowRow>(
+    `SELECT r.rid, r.payload #> string_to_array(${pathParam}, '.') AS value, f.size_chars, f.digest, f.chunk_count
+     FROM records r LEFT JOIN text_fields f ON f.rid = r.rid AND f.path = ${pathParam}
+     WHERE ${scopeClause(params, scope)} AND r.connection_id = ${params.add(ref.connectionId)}
+       AND r.record_id = ${params.add(ref.recordId)}`,
+    params.values,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const schema = fieldSchemaAt(scope.stream, path);
+  const textLike = (scope.stream.text_fields ?? []).includes(path);
+  const base = { textLike, ...(schema?.contentMediaType ? { mimeType: schema.contentMediaType } : {}) };
+
+  if (row.size_chars !== null && row.digest !== null) {
+    const sizeChars = Number(row.size_chars);
+    const match =
+      selector.kind === "match"
+        ? await findInStoredText(pool, { rid: row.rid, path, chunkCount: row.chunk_count ?? 0 }, selector.q)
+        : null;
+    const span = windowSpan(selector, sizeChars, match);
+    const text = await readTextRange(pool, { rid: row.rid, path }, span);
+    return {
+      ...base,
+      sizeChars,
+      digest: row.digest,
+      text,
+      startChars: span.start,
+      endChars: span.end,
+      match,
+    };
+  }
+  if (typeof row.value !== "string") throw notText(path);
+  const value = row.value;
+  const sizeChars = codePointLength(value);
+  const match = selector.kind === "match" ? findFirstMatch([value], selector.q) : null;
+  const span = windowSpan(selector, sizeChars, match);
+  return {
+    ...base,
+    sizeChars,
+    digest: sha256Digest(value),
+    text: sliceCodePoints(value, span.start, span.end),
+    startChars: span.start,
+    endChars: span.end,
+    match,
+  };
+}

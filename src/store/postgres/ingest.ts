@@ -1,0 +1,200 @@
+// applyBatch on Postgres: validate every op, then write the whole batch in one transaction with
+// a handful of set-based statements (unnest), so a batch is all-or-nothing and fast.
+import type pg from "pg";
+import { payloadDigest } from "../../core/canonical-json.js";
+import { PdppError } from "../../core/errors.js";
+import { encodeRecordId } from "../../core/ids.js";
+import { findStream, type StreamDef } from "../../core/manifest.js";
+import { deletePath, getPath, setPath } from "../../core/projection.js";
+import { normalizeTime } from "../../core/time.js";
+import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js";
+import type { IngestOp, IngestResult } from "../store.js";
+import { getConnection, getManifest } from "./admin-ops.js";
+import { inTransaction } from "./pool.js";
+import { type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
+import { insertTextFields, type TextFieldRow, textFieldRow } from "./text-store.js";
+
+interface PreparedOp {
+  op: "upsert" | "delete";
+  recordId: string;
+  data: Record<string, unknown>;
+  digest: string;
+  time: string | null;
+}
+
+// Postgres text and jsonb cannot hold U+0000; SQLite can. Rejecting the op keeps the batch honest.
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
+  }
+  return false;
+}
+
+function prepare(stream: StreamDef, op: IngestOp): PreparedOp {
+  if (op.op !== "upsert" && op.op !== "delete") throw new Error('op must be "upsert" or "delete"');
+  const problem = op.op === "upsert" ? validateRecord(op.data, stream) : primaryKeyProblem(op.data, stream);
+  if (problem) throw new Error(problem);
+  if (containsNul(op.data)) throw new Error("text containing U+0000 (NUL) cannot be stored on Postgres");
+  const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(op.data, k)));
+  if (op.op === "delete") {
+    // A tombstone keeps only the primary key (what changes_since shows for a delete).
+    const keyOnly: Record<string, unknown> = {};
+    for (const k of stream.primary_key) setPath(keyOnly, k, getPath(op.data, k));
+    return { op: "delete", recordId, data: keyOnly, digest: payloadDigest(keyOnly), time: null };
+  }
+  const time = stream.time_field ? normalizeTime(getPath(op.data, stream.time_field)) : null;
+  return { op: "upsert", recordId, data: op.data, digest: payloadDigest(op.data), time };
+}
+
+interface Existing {
+  rid: string;
+  digest: string;
+  deleted: boolean;
+}
+
+export async function applyBatch(
+  pool: pg.Pool,
+  target: { connectionId: string; stream: string; ops: IngestOp[] },
+): Promise<IngestResult> {
+  const connection = await getConnection(pool, target.connectionId);
+  if (!connection) {
+    throw new PdppError("connection_not_found", `connection ${target.connectionId} does not exist.`);
+  }
+  const manifest = await getManifest(pool, connection.connector_key);
+  const stream = manifest ? findStream(manifest, target.stream) : undefined;
+  if (!stream)
+    throw new PdppError(
+      "stream_not_found",
+      `stream ${target.stream} is not declared by ${connection.connector_key}.`,
+    );
+
+  const result: IngestResult = { added: 0, updated: 0, unchanged: 0, deleted: 0, rejected: [] };
+  const prepared: PreparedOp[] = [];
+  target.ops.forEach((op, index) => {
+    try {
+      prepared.push(prepare(stream, op));
+    } catch (error) {
+      result.rejected.push({ index, reason: error instanceof Error ? error.message : String(error) });
+    }
+  });
+  if (prepared.length === 0) return result;
+
+  await inTransaction(pool, async (client) => {
+    const existing = await lockExisting(client, target, prepared);
+    // Replay the ops in order against the current state; only each record's last write is stored.
+    const finalWrites = new Map<string, PreparedOp>();
+    for (const op of prepared) {
+      const before = existing.get(op.recordId);
+      const live = before !== undefined && !before.deleted;
+      if (op.op === "upsert") {
+        if (live && before.digest === op.digest) {
+          result.unchanged++;
+          continue;
+        }
+        if (live) result.updated++;
+        else result.added++;
+      } else {
+        if (!live) continue; // deleting what is absent (or already deleted) changes nothing
+        result.deleted++;
+      }
+      existing.set(op.recordId, { rid: before?.rid ?? "", digest: op.digest, deleted: op.op === "delete" });
+      finalWrites.delete(op.recordId); // keep insertion order = order of the last write
+      finalWrites.set(op.recordId, op);
+    }
+    await writeRecords(client, {
+      stream,
+      connectionId: target.connectionId,
+      writes: [...finalWrites.values()],
+    });
+  });
+  return result;
+}
+
+async function lockExisting(
+  client: pg.PoolClient,
+  target: { connectionId: string; stream: string },
+  prepared: PreparedOp[],
+): Promise<Map<string, Existing>> {
+  const ids = [...new Set(prepared.map((p) => p.recordId))];
+  const { rows } = await client.query<Existing & { record_id: string }>(
+    `SELECT rid, record_id, digest, deleted FROM records
+     WHERE connection_id = $1 AND stream = $2 AND record_id = ANY($3::text[]) FOR UPDATE`,
+    [target.connectionId, target.stream, ids],
+  );
+  return new Map(rows.map((r) => [r.record_id, { rid: r.rid, digest: r.digest, deleted: r.deleted }]));
+}
+
+async function writeRecords(
+  client: pg.PoolClient,
+  batch: { stream: StreamDef; connectionId: string; writes: PreparedOp[] },
+): Promise<void> {
+  const { stream, writes } = batch;
+  if (writes.length === 0) return;
+  const emittedAt = new Date().toISOString();
+  const textPaths = stream.text_fields ?? [];
+  const stored = writes.map((w) => {
+    if (w.op === "delete" || textPaths.length === 0) return w.data;
+    const copy = structuredClone(w.data);
+    for (const path of textPaths) if (typeof getPath(copy, path) === "string") deletePath(copy, path);
+    return copy;
+  });
+  // Versions are drawn in op order so a later write always carries a higher version.
+  const { rows } = await client.query<{ rid: string; record_id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::jsonb[])
+         WITH ORDINALITY AS t(record_id, time, digest, deleted, payload, ord)
+     ), versioned AS (
+       SELECT input.*, nextval('record_version_seq') AS version FROM input ORDER BY ord
+     )
+     INSERT INTO records (connection_id, stream, record_id, emitted_at, time, version, digest, deleted, payload)
+     SELECT $1, $2, record_id, $8, time, version, digest, deleted, payload FROM versioned ORDER BY ord
+     ON CONFLICT (connection_id, stream, record_id) DO UPDATE SET
+       emitted_at = EXCLUDED.emitted_at, time = EXCLUDED.time, version = EXCLUDED.version,
+       digest = EXCLUDED.digest, deleted = EXCLUDED.deleted, payload = EXCLUDED.payload
+     RETURNING rid, record_id`,
+    [
+      batch.connectionId,
+      stream.name,
+      writes.map((w) => w.recordId),
+      writes.map((w) => w.time),
+      writes.map((w) => w.digest),
+      writes.map((w) => w.op === "delete"),
+      stored.map((s) => JSON.stringify(s)),
+      emittedAt,
+    ],
+  );
+  const ridOf = new Map(rows.map((r) => [r.record_id, r.rid]));
+  const rids = rows.map((r) => r.rid);
+  await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
+  await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
+
+  const texts: TextFieldRow[] = [];
+  const searchRows: (SearchRow & { rid: string })[] = [];
+  for (const write of writes) {
+    if (write.op === "delete") continue;
+    const rid = ridOf.get(write.recordId) as string;
+    for (const path of textPaths) {
+      const value = getPath(write.data, path);
+      if (typeof value === "string") texts.push(textFieldRow(rid, path, value));
+    }
+    for (const field of stream.query?.search ?? []) {
+      for (const row of searchRowsFor(field, searchableTextRaw(getPath(write.data, field))))
+        searchRows.push({ ...row, rid });
+    }
+  }
+  await insertTextFields(client, texts);
+  await insertSearchRows(client, searchRows);
+}
+
+async function insertSearchRows(client: pg.PoolClient, rows: (SearchRow & { rid: string })[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 2000) {
+    const slice = rows.slice(i, i + 2000);
+    await client.query(
+      `INSERT INTO search_docs (rid, field, seg, tsv)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::tsvector[])`,
+      [slice.map((r) => r.rid), slice.map((r) => r.field), slice.map((r) => r.seg), slice.map((r) => r.tsv)],
+    );
+  }
+}

@@ -1,0 +1,126 @@
+// Versioned schema migrations for the Postgres store, applied in one transaction under an advisory lock.
+import type pg from "pg";
+import { inTransaction } from "./pool.js";
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+// Append only: a released migration is never edited. Record ids, streams, connection ids and ISO
+// times are COLLATE "C" so every comparison and ORDER BY is byte order, exactly like SQLite.
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "initial",
+    sql: `
+CREATE TABLE secrets (name text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE manifests (connector_key text COLLATE "C" PRIMARY KEY, body text NOT NULL);
+CREATE TABLE connections (
+  connection_id text COLLATE "C" PRIMARY KEY,
+  connector_key text COLLATE "C" NOT NULL,
+  display_name text NOT NULL,
+  created_at text NOT NULL
+);
+CREATE SEQUENCE record_version_seq;
+CREATE TABLE records (
+  rid bigserial PRIMARY KEY,
+  connection_id text COLLATE "C" NOT NULL REFERENCES connections ON DELETE CASCADE,
+  stream text COLLATE "C" NOT NULL,
+  record_id text COLLATE "C" NOT NULL,
+  emitted_at text NOT NULL,
+  time text COLLATE "C",
+  version bigint NOT NULL,
+  digest text NOT NULL,
+  deleted boolean NOT NULL DEFAULT false,
+  payload jsonb NOT NULL,
+  UNIQUE (connection_id, stream, record_id)
+);
+CREATE INDEX records_stream_time ON records (stream, time, connection_id, record_id);
+CREATE INDEX records_version ON records (version);
+CREATE TABLE text_fields (
+  rid bigint NOT NULL REFERENCES records ON DELETE CASCADE,
+  path text COLLATE "C" NOT NULL,
+  size_chars bigint NOT NULL,
+  digest text NOT NULL,
+  chunk_count integer NOT NULL,
+  PRIMARY KEY (rid, path)
+);
+CREATE TABLE text_chunks (
+  rid bigint NOT NULL,
+  path text COLLATE "C" NOT NULL,
+  seq integer NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (rid, path, seq),
+  FOREIGN KEY (rid, path) REFERENCES text_fields ON DELETE CASCADE
+);
+-- Uncompressed out-of-line storage lets substr() fetch only the slices it needs.
+ALTER TABLE text_chunks ALTER COLUMN body SET STORAGE EXTERNAL;
+CREATE TABLE search_docs (
+  rid bigint NOT NULL REFERENCES records ON DELETE CASCADE,
+  field text COLLATE "C" NOT NULL,
+  seg integer NOT NULL,
+  tsv tsvector NOT NULL,
+  PRIMARY KEY (rid, field, seg)
+);
+CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);
+CREATE TABLE owner_tokens (token_hash text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE grants (
+  grant_id text COLLATE "C" PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  body text NOT NULL,
+  created_at text NOT NULL,
+  revoked_at text
+);
+CREATE TABLE access_log (
+  id bigserial PRIMARY KEY,
+  at text NOT NULL,
+  grant_id text,
+  client_name text,
+  route text NOT NULL,
+  stream text,
+  connection_id text,
+  record_count integer NOT NULL,
+  bytes bigint NOT NULL,
+  status integer NOT NULL
+);
+CREATE INDEX access_log_grant ON access_log (grant_id, id);
+-- A payload time that does not parse is no time at all (NULL), never an error mid-aggregate.
+CREATE FUNCTION pdpp_try_time(value text) RETURNS timestamptz LANGUAGE plpgsql STABLE AS $fn$
+BEGIN
+  RETURN value::timestamptz;
+EXCEPTION WHEN others THEN
+  RETURN NULL;
+END
+$fn$;
+`,
+  },
+];
+
+/**
+ * Bring the schema on `search_path` up to date. Concurrent openers serialise on a transaction-level
+ * advisory lock keyed by the schema, so a migration runs exactly once and never half-applies.
+ */
+export async function migrate(pool: pg.Pool): Promise<number[]> {
+  return inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_migrations:' || current_schema()))");
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
+    const done = new Set(rows.map((r) => r.version));
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,161 @@
+// The Postgres Store: the same contract as SQLite (src/store/store.ts) over a pg.Pool in one schema.
+import type pg from "pg";
+import type { StreamScope } from "../../core/grant.js";
+import type { Manifest } from "../../core/manifest.js";
+import type {
+  AccessLogEntry,
+  AggregateQuery,
+  AggregateResult,
+  ChangesQuery,
+  ChangesResult,
+  Connection,
+  FieldWindow,
+  IngestOp,
+  IngestResult,
+  ListQuery,
+  ListResult,
+  SearchQuery,
+  SearchResult,
+  Store,
+  StoredGrant,
+  StoredRecord,
+  WindowSelector,
+} from "../store.js";
+import * as admin from "./admin-ops.js";
+import { aggregate } from "./aggregate.js";
+import { readFieldWindow } from "./field-window.js";
+import { applyBatch } from "./ingest.js";
+import { listRecords } from "./list-records.js";
+import { migrate } from "./migrations.js";
+import { openPool } from "./pool.js";
+import { countRecords, getRecord, listChanges } from "./reads.js";
+import { search } from "./search.js";
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** Schema to live in (created when missing); default: the server's search_path (public). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const pool = await openPool(options);
+  try {
+    await assertUtf8(pool);
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresStore(pool);
+}
+
+/** Windows count code points with substr/length; that is only true in a UTF8 database. */
+async function assertUtf8(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ enc: string }>("SELECT current_setting('server_encoding') AS enc");
+  if (rows[0].enc !== "UTF8") {
+    throw new Error(
+      `pdpp needs a UTF8 Postgres database (this one is ${rows[0].enc}): windows count code points`,
+    );
+  }
+}
+
+class PostgresStore implements Store {
+  readonly kind = "postgres" as const;
+  private closed = false;
+
+  constructor(readonly pool: pg.Pool) {}
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  secret(name: string): Promise<string> {
+    return admin.secret(this.pool, name);
+  }
+  putManifest(manifest: Manifest): Promise<void> {
+    return admin.putManifest(this.pool, manifest);
+  }
+  getManifest(connectorKey: string): Promise<Manifest | null> {
+    return admin.getManifest(this.pool, connectorKey);
+  }
+  listManifests(): Promise<Manifest[]> {
+    return admin.listManifests(this.pool);
+  }
+  ensureConnection(connectorKey: string, displayName: string): Promise<Connection> {
+    return admin.ensureConnection(this.pool, connectorKey, displayName);
+  }
+  getConnection(connectionId: string): Promise<Connection | null> {
+    return admin.getConnection(this.pool, connectionId);
+  }
+  listConnections(): Promise<Connection[]> {
+    return admin.listConnections(this.pool);
+  }
+  deleteConnection(connectionId: string): Promise<boolean> {
+    return admin.deleteConnection(this.pool, connectionId);
+  }
+
+  applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
+    return applyBatch(this.pool, { connectionId, stream, ops });
+  }
+
+  listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult> {
+    return listRecords(this.pool, scopes, query);
+  }
+  listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult> {
+    return listChanges(this.pool, scopes, query);
+  }
+  countRecords(scope: StreamScope): Promise<Record<string, number>> {
+    return countRecords(this.pool, scope);
+  }
+  getRecord(
+    scope: StreamScope,
+    ref: { connectionId: string; recordId: string },
+    options: { fields?: string[]; previewChars?: number } = {},
+  ): Promise<StoredRecord | null> {
+    return getRecord(this.pool, scope, { ...ref, ...options });
+  }
+  readFieldWindow(
+    scope: StreamScope,
+    ref: { connectionId: string; recordId: string; path: string },
+    selector: WindowSelector,
+  ): Promise<FieldWindow | null> {
+    return readFieldWindow(this.pool, scope, { ...ref, selector });
+  }
+  aggregate(scopes: StreamScope[], query: AggregateQuery): Promise<AggregateResult> {
+    return aggregate(this.pool, scopes, query);
+  }
+  search(scopes: StreamScope[], query: SearchQuery): Promise<SearchResult> {
+    return search(this.pool, scopes, query);
+  }
+
+  putOwnerToken(tokenHash: string): Promise<void> {
+    return admin.putOwnerToken(this.pool, tokenHash);
+  }
+  isOwnerToken(tokenHash: string): Promise<boolean> {
+    return admin.isOwnerToken(this.pool, tokenHash);
+  }
+  createGrant(grant: StoredGrant): Promise<void> {
+    return admin.createGrant(this.pool, grant);
+  }
+  getGrantByTokenHash(tokenHash: string): Promise<StoredGrant | null> {
+    return admin.getGrantByTokenHash(this.pool, tokenHash);
+  }
+  getGrant(grantId: string): Promise<StoredGrant | null> {
+    return admin.getGrant(this.pool, grantId);
+  }
+  listGrants(): Promise<StoredGrant[]> {
+    return admin.listGrants(this.pool);
+  }
+  revokeGrant(grantId: string, at: string): Promise<boolean> {
+    return admin.revokeGrant(this.pool, grantId, at);
+  }
+  appendAccessLog(entry: AccessLogEntry): Promise<void> {
+    return admin.appendAccessLog(this.pool, entry);
+  }
+  listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+    return admin.listAccessLog(this.pool, options);
+  }
+}

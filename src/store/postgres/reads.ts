@@ -1,0 +1,76 @@
+// Record reads on Postgres: one record, counts per connection, and changes in version order.
+import type pg from "pg";
+import type { StreamScope } from "../../core/grant.js";
+import type { ChangesQuery, ChangesResult, StoredRecord } from "../store.js";
+import { hydrateRecords, RECORD_COLUMNS, RECORD_FROM, type RecordRow } from "./record-rows.js";
+import { Params, scopeClause, scopesClause } from "./sql-scope.js";
+
+/** The scope a row belongs to (same stream name and one of its connections). */
+export function scopeFinder(
+  scopes: StreamScope[],
+): (row: { stream: string; connection_id: string }) => StreamScope {
+  return (row) => {
+    const found = scopes.find(
+      (s) => s.stream.name === row.stream && s.connectionIds.includes(row.connection_id),
+    );
+    if (!found) throw new Error(`row ${row.stream}/${row.connection_id} matched no scope`);
+    return found;
+  };
+}
+
+export async function getRecord(
+  pool: pg.Pool,
+  scope: StreamScope,
+  ref: { connectionId: string; recordId: string; fields?: string[]; previewChars?: number },
+): Promise<StoredRecord | null> {
+  const params = new Params();
+  const { rows } = await pool.query<RecordRow>(
+    `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
+     WHERE ${scopeClause(params, scope)} AND r.connection_id = ${params.add(ref.connectionId)}
+       AND r.record_id = ${params.add(ref.recordId)}`,
+    params.values,
+  );
+  if (rows.length === 0) return null;
+  const [record] = await hydrateRecords(pool, rows, {
+    scopeOf: () => scope,
+    fields: ref.fields,
+    previewChars: ref.previewChars,
+  });
+  return record;
+}
+
+export async function countRecords(pool: pg.Pool, scope: StreamScope): Promise<Record<string, number>> {
+  const params = new Params();
+  const { rows } = await pool.query<{ connection_id: string; n: string }>(
+    `SELECT r.connection_id, count(*) AS n FROM records r WHERE ${scopeClause(params, scope)}
+     GROUP BY r.connection_id`,
+    params.values,
+  );
+  const counts: Record<string, number> = {};
+  for (const id of scope.connectionIds) counts[id] = 0;
+  for (const row of rows) counts[row.connection_id] = Number(row.n);
+  return counts;
+}
+
+export async function listChanges(
+  pool: pg.Pool,
+  scopes: StreamScope[],
+  query: ChangesQuery,
+): Promise<ChangesResult> {
+  const params = new Params();
+  const { rows } = await pool.query<RecordRow>(
+    `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
+     WHERE ${scopesClause(params, scopes, { withTombstones: true })} AND r.version > ${params.add(query.afterVersion)}
+     ORDER BY r.version LIMIT ${params.add(query.limit + 1)}`,
+    params.values,
+  );
+  const hasMore = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  const records = await hydrateRecords(pool, page, {
+    scopeOf: scopeFinder(scopes),
+    fields: query.fields,
+    previewChars: query.previewChars,
+  });
+  const lastVersion = records.length > 0 ? records[records.length - 1].version : query.afterVersion;
+  return { records, hasMore, lastVersion };
+}

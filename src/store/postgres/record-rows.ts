@@ -1,0 +1,96 @@
+// Turns records rows into StoredRecords: puts text fields back from their chunks (only those the
+// projection keeps, cut to previewChars when asked), then projects to the granted fields.
+import type { StreamScope } from "../../core/grant.js";
+import { projectData, projectionPaths, setPath } from "../../core/projection.js";
+import type { StoredRecord } from "../store.js";
+import type { Queryable } from "./pool.js";
+import { readTextPrefixes } from "./text-store.js";
+
+/** Columns every record read selects (alias r = records, c = connections). */
+export const RECORD_COLUMNS = `r.rid, r.connection_id, c.connector_key, r.stream, r.record_id, r.emitted_at, r.time,
+  r.version, r.digest, r.deleted, r.payload`;
+export const RECORD_FROM = "records r JOIN connections c ON c.connection_id = r.connection_id";
+
+export interface RecordRow {
+  rid: string;
+  connection_id: string;
+  connector_key: string;
+  stream: string;
+  record_id: string;
+  emitted_at: string;
+  time: string | null;
+  version: string;
+  digest: string;
+  deleted: boolean;
+  payload: Record<string, unknown>;
+}
+
+function isUnder(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}.`);
+}
+
+/** Text-field paths that survive a projection (null projection = every path). */
+function visibleTextPaths(textFields: string[], paths: string[] | null): string[] {
+  if (paths === null) return textFields;
+  return textFields.filter((t) => paths.some((p) => isUnder(t, p)));
+}
+
+export interface HydrateOptions {
+  /** The scope a row was read under (its stream, granted fields). */
+  scopeOf: (row: RecordRow) => StreamScope;
+  fields?: string[];
+  previewChars?: number;
+}
+
+export async function hydrateRecords(
+  db: Queryable,
+  rows: RecordRow[],
+  options: HydrateOptions,
+): Promise<StoredRecord[]> {
+  const plans = rows.map((row) => {
+    const scope = options.scopeOf(row);
+    const paths = projectionPaths({
+      granted: scope.fields,
+      requested: options.fields,
+      primaryKey: scope.stream.primary_key,
+    });
+    const textPaths = row.deleted ? [] : visibleTextPaths(scope.stream.text_fields ?? [], paths);
+    return { row, scope, textPaths };
+  });
+  const wanted = [...new Set(plans.flatMap((p) => p.textPaths))];
+  const needRids = plans.filter((p) => p.textPaths.length > 0).map((p) => p.row.rid);
+  const texts = await readTextPrefixes(db, needRids, { paths: wanted, maxChars: options.previewChars });
+
+  return plans.map(({ row, scope, textPaths }) => {
+    const full = structuredClone(row.payload);
+    let previews: StoredRecord["previews"];
+    const byPath = texts.get(row.rid);
+    for (const path of textPaths) {
+      const text = byPath?.get(path);
+      if (!text) continue;
+      setPath(full, path, text.text);
+      if (options.previewChars !== undefined && text.sizeChars > options.previewChars) {
+        previews ??= {};
+        previews[path] = { sizeChars: text.sizeChars, digest: text.digest, complete: false };
+      }
+    }
+    const record: StoredRecord = {
+      connectionId: row.connection_id,
+      connectorKey: row.connector_key,
+      stream: row.stream,
+      recordId: row.record_id,
+      emittedAt: row.emitted_at,
+      time: row.time,
+      version: Number(row.version),
+      digest: row.digest,
+      deleted: row.deleted,
+      data: projectData(full, {
+        granted: scope.fields,
+        requested: options.fields,
+        primaryKey: scope.stream.primary_key,
+      }),
+    };
+    if (previews) record.previews = previews;
+    return record;
+  });
+}

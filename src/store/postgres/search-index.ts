@@ -1,0 +1,75 @@
+// Builds the Postgres search rows of a record: one tsvector per (search field, token segment), made
+// from pdpp's own tokens (never Postgres' parser) so both stores split and fold words identically.
+
+/** Tokens per tsvector row; positions restart in each row. Postgres caps positions at 16,383. */
+export const SEGMENT_TOKENS = 4096;
+/** Tokens repeated at the start of the next segment so a phrase across a boundary still matches. */
+export const SEGMENT_OVERLAP = 64;
+/** Postgres refuses lexemes of 2,047 bytes or more; such "words" (base64 runs) are not indexed. */
+const MAX_LEXEME_BYTES = 2046;
+
+// The word rule of core/search-query.ts: letters, marks and digits form words, lowercased.
+const WORD_RE = /[\p{L}\p{M}\p{N}]+/gu;
+
+export interface SearchRow {
+  field: string;
+  seg: number;
+  tsv: string; // tsvector literal, cast with ::tsvector
+}
+
+/** Quote one lexeme for tsvector/tsquery input syntax: '…' with ' doubled and \ escaped. */
+export function quoteLexeme(word: string): string {
+  return `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+/**
+ * The readable text of a field value (for tokens and snippets): strings as they are, other
+ * scalars as text, arrays and objects flattened in order — the same words sqlite/search-text.ts
+ * indexes.
+ */
+export function searchableTextRaw(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.map(searchableTextRaw).join(" ");
+  if (typeof value === "object") return Object.values(value).map(searchableTextRaw).join(" ");
+  return "";
+}
+
+function* wordsOf(text: string): Generator<string> {
+  for (const match of text.matchAll(WORD_RE)) {
+    const word = match[0].toLowerCase();
+    if (Buffer.byteLength(word, "utf8") <= MAX_LEXEME_BYTES) yield word;
+  }
+}
+
+function segmentLiteral(words: string[]): string {
+  const positions = new Map<string, number[]>();
+  words.forEach((word, i) => {
+    const list = positions.get(word);
+    if (list) list.push(i + 1);
+    else positions.set(word, [i + 1]);
+  });
+  const parts: string[] = [];
+  for (const [word, list] of positions) parts.push(`${quoteLexeme(word)}:${list.slice(0, 256).join(",")}`);
+  return parts.join(" ");
+}
+
+/** Search rows for one field's text; a text without words yields no row. */
+export function searchRowsFor(field: string, text: string): SearchRow[] {
+  const rows: SearchRow[] = [];
+  let window: string[] = [];
+  const flush = (): void => {
+    rows.push({ field, seg: rows.length, tsv: segmentLiteral(window) });
+  };
+  for (const word of wordsOf(text)) {
+    window.push(word);
+    if (window.length === SEGMENT_TOKENS) {
+      flush();
+      window = window.slice(SEGMENT_TOKENS - SEGMENT_OVERLAP);
+    }
+  }
+  // The last window is only new when it holds more than the overlap already indexed.
+  if (window.length > 0 && (rows.length === 0 || window.length > SEGMENT_OVERLAP)) flush();
+  return rows;
+}

@@ -1,0 +1,38 @@
+// tsquery construction from parsed search terms: literal lexemes quoted into tsquery input syntax
+// and passed as parameters (::tsquery), so no user text is ever read as tsquery operators.
+import { isFieldGranted } from "../../core/capabilities.js";
+import type { StreamScope } from "../../core/grant.js";
+import type { SearchTerm } from "../../core/search-query.js";
+import { quoteLexeme } from "./search-index.js";
+
+/** One term as tsquery text: 'w', 'w':*, or ('a' <-> 'b'). */
+export function termQuery(term: SearchTerm): string {
+  if (term.kind === "word") return quoteLexeme(term.text);
+  if (term.kind === "prefix") return `${quoteLexeme(term.text)}:*`;
+  return `(${term.words.map(quoteLexeme).join(" <-> ")})`;
+}
+
+/** Any term occurs: the GIN-friendly prefilter and the ranking query. */
+export function anyTermQuery(terms: SearchTerm[]): string {
+  return terms.map(termQuery).join(" | ");
+}
+
+/** Search fields a scope may match on: declared searchable and granted. */
+export function grantedSearchFields(scope: StreamScope): string[] {
+  return (scope.stream.query?.search ?? []).filter((f) => isFieldGranted(scope.stream, scope.fields, f));
+}
+
+/** (connection_id, field) pairs allowed to match: the granted search fields of each visible connection. */
+export function allowedPairs(scopes: StreamScope[]): { connections: string[]; fields: string[] } {
+  const connections: string[] = [];
+  const fields: string[] = [];
+  for (const scope of scopes) {
+    for (const field of grantedSearchFields(scope)) {
+      for (const connection of scope.connectionIds) {
+        connections.push(connection);
+        fields.push(field);
+      }
+    }
+  }
+  return { connections, fields };
+}

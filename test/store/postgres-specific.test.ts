@@ -1,0 +1,199 @@
+// Postgres-only behaviour of the store: schema isolation, migrations under concurrency, the pool's
+// search_path, UTF8 code points, and tsvector/bucket details the shared contract cannot see.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import pg from "pg";
+import type { StreamScope } from "../../src/core/grant.js";
+import type { Manifest } from "../../src/core/manifest.js";
+import { MIGRATIONS } from "../../src/store/postgres/migrations.js";
+import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import type { Store } from "../../src/store/store.js";
+import { dropTestSchema, newTestSchemaName, pgTestUrl } from "../helpers/pg.js";
+
+const url = pgTestUrl();
+
+const manifest: Manifest = {
+  connector_key: "notes",
+  display_name: "Notes",
+  version: "1",
+  streams: [
+    {
+      name: "notes",
+      primary_key: ["id"],
+      time_field: "at",
+      title_field: "title",
+      schema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          at: { type: "string", format: "date-time" },
+          title: { type: "string" },
+          body: { type: "string" },
+          tags: { type: "array", items: { type: "string" } },
+          n: { type: "number" },
+        },
+      },
+      text_fields: ["body"],
+      query: {
+        search: ["title", "body", "tags"],
+        exact_filters: ["tags"],
+        range_filters: { n: ["gte", "lt"] },
+        aggregations: { group_by: ["tags"], group_by_time: ["at"], sum: ["n"] },
+      },
+    },
+  ],
+};
+
+function scopeOf(connectionIds: string[], fields: string[] | "all" = "all"): StreamScope {
+  return {
+    connectorKey: "notes",
+    stream: manifest.streams[0],
+    connectionIds,
+    fields,
+    since: null,
+    until: null,
+  };
+}
+
+describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not set" }, () => {
+  const schema = newTestSchemaName();
+  let store: Store;
+  let connectionId: string;
+
+  before(async () => {
+    store = await openPostgresStore({ url: url as string, schema, poolSize: 3 });
+    await store.putManifest(manifest);
+    connectionId = (await store.ensureConnection("notes", "me")).connection_id;
+  });
+  after(async () => {
+    await store?.close();
+    if (url) await dropTestSchema(url, schema);
+  });
+
+  test("the database is UTF8 and every migration is recorded once", async () => {
+    const client = new pg.Client({ connectionString: url as string });
+    await client.connect();
+    try {
+      const enc = await client.query("SELECT current_setting('server_encoding') AS e");
+      assert.equal(enc.rows[0].e, "UTF8");
+      const rows = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+      assert.deepEqual(
+        rows.rows.map((r) => r.version),
+        MIGRATIONS.map((m) => m.version),
+      );
+      const publicTables = await client.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'records'",
+        [schema],
+      );
+      assert.equal(publicTables.rows[0].n, 1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  test("concurrent opens of one schema migrate exactly once", async () => {
+    const other = newTestSchemaName();
+    const stores = await Promise.all(
+      [1, 2, 3].map(() => openPostgresStore({ url: url as string, schema: other })),
+    );
+    try {
+      const client = new pg.Client({ connectionString: url as string });
+      await client.connect();
+      const rows = await client.query(`SELECT count(*)::int AS n FROM "${other}".schema_migrations`);
+      await client.end();
+      assert.equal(rows.rows[0].n, MIGRATIONS.length);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+      await dropTestSchema(url as string, other);
+    }
+  });
+
+  test("two schemas are isolated from each other", async () => {
+    const other = newTestSchemaName();
+    const second = await openPostgresStore({ url: url as string, schema: other });
+    try {
+      assert.deepEqual(await second.listConnections(), []);
+      assert.equal((await store.listConnections()).length, 1);
+    } finally {
+      await second.close();
+      await dropTestSchema(url as string, other);
+    }
+  });
+
+  test("every pooled connection sees the schema (more parallel reads than pool slots)", async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, () => store.getConnection(connectionId)));
+    assert.ok(results.every((c) => c?.connection_id === connectionId));
+  });
+
+  test("a bad schema name is refused before any SQL", async () => {
+    await assert.rejects(
+      openPostgresStore({ url: url as string, schema: 'x"; DROP TABLE y; --' }),
+      /schema name/,
+    );
+  });
+
+  test("windows count code points across a chunk boundary (astral characters)", async () => {
+    // 65,535 ASCII then emoji: the emoji sits at code points 65,535..65,539, across chunks 0 and 1.
+    const body = `${"a".repeat(65535)}😀😁😂😃😄tail`;
+    const result = await store.applyBatch(connectionId, "notes", [
+      { op: "upsert", data: { id: "big", at: "2024-03-01T00:00:00Z", title: "Big", body } },
+    ]);
+    assert.deepEqual(result, { added: 1, updated: 0, unchanged: 0, deleted: 0, rejected: [] });
+    const scope = scopeOf([connectionId]);
+    const w = await store.readFieldWindow(
+      scope,
+      { connectionId, recordId: "big", path: "body" },
+      { kind: "range", offsetChars: 65534, limitChars: 4 },
+    );
+    assert.equal(w?.text, "a😀😁😂");
+    assert.equal(w?.sizeChars, 65544);
+    const m = await store.readFieldWindow(
+      scope,
+      { connectionId, recordId: "big", path: "body" },
+      { kind: "match", q: "😂😃", beforeChars: 1, afterChars: 2 },
+    );
+    assert.deepEqual(m?.match, { startChars: 65537, endChars: 65539 });
+    assert.equal(m?.text, "😁😂😃😄t");
+  });
+
+  test("a NUL character is rejected per op, not a failed batch", async () => {
+    const result = await store.applyBatch(connectionId, "notes", [
+      { op: "upsert", data: { id: "nul", title: "a\u0000b" } },
+      { op: "upsert", data: { id: "ok", title: "fine" } },
+    ]);
+    assert.equal(result.added, 1);
+    assert.deepEqual(
+      result.rejected.map((r) => r.index),
+      [0],
+    );
+  });
+
+  test("search tokens are pdpp's own: marks stay inside words, tsquery syntax is inert", async () => {
+    await store.applyBatch(connectionId, "notes", [
+      { op: "upsert", data: { id: "mark", title: "cafe\u0301 & 'quoted' :* <->", tags: ["x"] } },
+    ]);
+    const scope = scopeOf([connectionId]);
+    const hit = await store.search([scope], {
+      terms: [{ kind: "word", text: "cafe\u0301" }],
+      conditions: [],
+      limit: 10,
+      offset: 0,
+      rankWindow: 100,
+    });
+    assert.deepEqual(
+      hit.hits.map((h) => h.recordId),
+      ["mark"],
+    );
+    const quoted = await store.search([scope], {
+      terms: [{ kind: "prefix", text: "quot" }],
+      conditions: [],
+      limit: 10,
+      offset: 0,
+      rankWindow: 100,
+    });
+    assert.deepEqual(
+      quoted.hits.map((h) => h.recordId),
+      ["mark"],
+    );
+  });
+});
