@@ -1,0 +1,90 @@
+// The RS HTTP app (20-rs-api.md): middleware (request id, host check, limits, bearer auth, access
+// log), every /v1 route, the hosted /mcp mount and the OAuth protected-resource metadata.
+import { randomBytes } from "node:crypto";
+import { Hono } from "hono";
+import type { Store } from "../store/store.js";
+import { accessLogMiddleware } from "./access-log.js";
+import { authenticate } from "./auth.js";
+import type { RsEnv } from "./env.js";
+import { notFound, onError } from "./errors.js";
+import { allowedHostNames, checkHost } from "./host-check.js";
+import { checkUrlLimits } from "./params.js";
+import { registerAggregate } from "./routes/aggregate.js";
+import { registerFieldWindow } from "./routes/field-window.js";
+import { registerMcpMount } from "./routes/mcp-mount.js";
+import { registerOwnerConnections } from "./routes/owner-connections.js";
+import { registerOwnerGrants } from "./routes/owner-grants.js";
+import { registerOwnerIngest } from "./routes/owner-ingest.js";
+import { registerRecords } from "./routes/records.js";
+import { registerSchema } from "./routes/schema.js";
+import { registerSearch } from "./routes/search.js";
+import { registerToken } from "./routes/token.js";
+
+export interface AppOptions {
+  store: Store;
+  /** Base URL used in `url`s and WWW-Authenticate resource_metadata (e.g. http://127.0.0.1:7662). */
+  publicUrl?: string;
+  /** Extra accepted Host names (DNS-rebinding protection); loopback names always accepted when bindHost is loopback. */
+  allowedHosts?: string[];
+  bindHost?: string; // default "127.0.0.1"
+  /** Hosted MCP: called for POST /mcp after the bearer was checked to be a valid CLIENT token. */
+  mcp?: (request: Request, context: { token: string; publicUrl: string }) => Promise<Response>;
+}
+
+const CURSOR_SECRET_NAME = "cursor-hmac";
+
+export function createApp(options: AppOptions): Hono<RsEnv> {
+  const bindHost = options.bindHost ?? "127.0.0.1";
+  const publicUrl = (
+    options.publicUrl ?? `http://${bindHost.includes(":") ? `[${bindHost}]` : bindHost}:7662`
+  ).replace(/\/+$/, "");
+  const allowed = allowedHostNames({ bindHost, allowedHosts: options.allowedHosts ?? [], publicUrl });
+  let secret: Promise<string> | undefined;
+  const deps = {
+    store: options.store,
+    publicUrl,
+    cursorSecret: () => {
+      secret ??= options.store.secret(CURSOR_SECRET_NAME);
+      return secret;
+    },
+  };
+
+  const app = new Hono<RsEnv>();
+  app.onError(onError);
+  app.notFound(notFound);
+
+  app.use("*", async (c, next) => {
+    const requestId = `req_${randomBytes(8).toString("hex")}`;
+    c.set("requestId", requestId);
+    c.set("deps", deps);
+    c.header("request-id", requestId);
+    checkHost(c.req.raw, allowed);
+    checkUrlLimits(c.req.url);
+    await next();
+    if (c.res.headers.get("request-id") !== requestId) {
+      // Responses built elsewhere (the MCP transport) may carry immutable headers: copy them.
+      const res = new Response(c.res.body, c.res);
+      res.headers.set("request-id", requestId);
+      c.res = undefined;
+      c.res = res;
+    }
+  });
+
+  app.use("/v1/*", accessLogMiddleware);
+  app.use("/v1/*", async (c, next) => {
+    c.set("auth", await authenticate(deps.store, c.req.raw));
+    await next();
+  });
+
+  registerToken(app);
+  registerSchema(app);
+  registerRecords(app);
+  registerFieldWindow(app);
+  registerAggregate(app);
+  registerSearch(app);
+  registerOwnerConnections(app);
+  registerOwnerIngest(app);
+  registerOwnerGrants(app);
+  registerMcpMount(app, { mcp: options.mcp });
+  return app;
+}

@@ -1,0 +1,35 @@
+// Types shared by the RS app's middleware and routes: the Hono env and the per-app dependencies.
+import type { Bearer } from "../core/grant-scope.js";
+import type { Store } from "../store/store.js";
+
+export interface RsDeps {
+  store: Store;
+  publicUrl: string;
+  /** The HMAC key of every cursor this server issues (the store keeps it stable). */
+  cursorSecret(): Promise<string>;
+}
+
+/** Who is calling, resolved from the bearer token on this very request. */
+export interface AuthInfo {
+  bearer: Bearer;
+  grantId: string | null;
+  clientName: string | null;
+}
+
+/** What a data read reports to the access log (filled in by the route). */
+export interface AccessNote {
+  route: string;
+  stream: string | null;
+  connectionId: string | null;
+  recordCount: number;
+  bytes: number;
+}
+
+export interface RsEnv {
+  Variables: {
+    requestId: string;
+    deps: RsDeps;
+    auth: AuthInfo;
+    access: AccessNote | undefined;
+  };
+}

@@ -1,0 +1,96 @@
+// Read parameters shared by several routes: `fields` projection, `sort`, `preview_chars`, checked
+// against every scope a read fans in over (declared somewhere, granted where declared).
+import { isFieldGranted, sortableFields } from "../core/capabilities.js";
+import { invalidRequest, PdppError } from "../core/errors.js";
+import type { StreamScope } from "../core/grant.js";
+import { isFieldPath } from "../core/ids.js";
+import { fieldSchemaAt, isTimeLike } from "../core/manifest.js";
+import type { SortSpec } from "../store/store.js";
+import type { Params } from "./params.js";
+
+/**
+ * pdpp extension to 20-rs-api.md: `preview_chars` (64–16,384) on the records list and the single
+ * record cuts text fields longer than it to their first preview_chars code points and adds
+ * `field_previews: {path: {size_chars, digest, complete:false}}` to the record, so a page of fat
+ * records stays bounded (the MCP adapter relies on it). The full text stays readable through the
+ * field-window endpoint.
+ */
+export const PREVIEW_CHARS_RANGE = { min: 64, max: 16_384 } as const;
+
+export function previewCharsParam(params: Params): number | undefined {
+  return params.int("preview_chars", PREVIEW_CHARS_RANGE);
+}
+
+function notGranted(_field: string, param: string): PdppError {
+  return new PdppError(
+    "field_not_granted",
+    `the grant does not include a field named in ${param}; see schema(stream) for granted fields.`,
+    { param },
+  );
+}
+
+/** Validate one field path against the scopes: declared in at least one, granted wherever declared. */
+export function checkFieldPath(field: string, scopes: StreamScope[], param: string): void {
+  if (!isFieldPath(field))
+    throw invalidRequest(`${field.slice(0, 64)} is not a field path like body or sender.email.`, param);
+  const declaring = scopes.filter((s) => fieldSchemaAt(s.stream, field) !== undefined);
+  if (declaring.length === 0) {
+    throw invalidRequest(
+      `${scopes[0].stream.name} has no field ${field}; see schema(stream) for its fields.`,
+      param,
+    );
+  }
+  if (declaring.some((s) => !isFieldGranted(s.stream, s.fields, field))) throw notGranted(field, param);
+}
+
+export function fieldsParam(params: Params, scopes: StreamScope[]): string[] | undefined {
+  const fields = params.list("fields");
+  if (fields === undefined) return undefined;
+  if (fields.length === 0) throw invalidRequest("fields needs at least one field name.", "fields");
+  for (const f of fields) checkFieldPath(f, scopes, "fields");
+  return fields;
+}
+
+function defaultSort(scopes: StreamScope[]): SortSpec {
+  const first = scopes[0].stream;
+  const candidates = [first.cursor_field, first.time_field, first.primary_key[0]].filter(
+    (f): f is string => f !== undefined,
+  );
+  for (const field of candidates) {
+    const usable = scopes.every(
+      (s) => fieldSchemaAt(s.stream, field) !== undefined && isFieldGranted(s.stream, s.fields, field),
+    );
+    if (!usable) continue;
+    const timeLike = field === first.time_field || isTimeLike(fieldSchemaAt(first, field));
+    // Newest first for time-ordered streams; natural key order otherwise.
+    return { field, direction: timeLike ? "desc" : "asc" };
+  }
+  throw invalidRequest("this stream has no common default order across its connectors; pass sort.", "sort");
+}
+
+/** `sort=field` / `sort=-field`; sortable: cursor_field, time_field, range-filter fields. */
+export function sortParam(params: Params, scopes: StreamScope[]): SortSpec {
+  const raw = params.single("sort");
+  if (raw === undefined || raw === "") return defaultSort(scopes);
+  const direction = raw.startsWith("-") ? "desc" : "asc";
+  const field = raw.replace(/^[-+]/, "");
+  if (!isFieldPath(field))
+    throw invalidRequest("sort is a field name, prefixed with - for descending.", "sort");
+  for (const s of scopes) {
+    if (!fieldSchemaAt(s.stream, field)) {
+      throw invalidRequest(
+        `${s.stream.name} has no field ${field}; see schema(stream) for its fields.`,
+        "sort",
+      );
+    }
+    if (!isFieldGranted(s.stream, s.fields, field)) throw notGranted(field, "sort");
+    const sortable = sortableFields(s.stream);
+    if (!sortable.includes(field)) {
+      throw invalidRequest(
+        `${field} is not sortable on ${s.stream.name}; sortable: ${sortable.join(", ") || "none"}.`,
+        "sort",
+      );
+    }
+  }
+  return { field, direction };
+}

@@ -1,0 +1,211 @@
+// GET /v1/streams/{stream}/records/{record_id}/field-window: a bounded window of one text field
+// by cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
+import type { Context, Hono } from "hono";
+import { isFieldGranted } from "../../core/capabilities.js";
+import { fingerprint, openBoundCursor, signCursor } from "../../core/cursor.js";
+import { invalidRequest, PdppError } from "../../core/errors.js";
+import type { StreamScope } from "../../core/grant.js";
+import { formatRecordRef, isFieldPath, requireSafeName } from "../../core/ids.js";
+import { fieldSchemaAt } from "../../core/manifest.js";
+import { MAX_QUERY_CHARS } from "../../core/search-query.js";
+import type { FieldWindowAnswer, Warning } from "../../core/wire.js";
+import type { WindowSelector } from "../../store/store.js";
+import { noteRead, sendJson } from "../access-log.js";
+import type { RsEnv } from "../env.js";
+import { Params } from "../params.js";
+import { checkConnectionParam, checkStreamName, requireOneConnection, streamScopes } from "../render.js";
+
+export const WINDOW_LIMITS = {
+  defaultLimit: 4096,
+  maxLimit: 16_384,
+  defaultContext: 2048,
+  maxContext: 8192,
+} as const;
+const SELECTOR_PARAMS = [
+  "cursor",
+  "offset_chars",
+  "limit_chars",
+  "q",
+  "before_chars",
+  "after_chars",
+] as const;
+
+interface ParsedSelector {
+  selector: WindowSelector;
+  /** Page size of the next/previous cursors. */
+  limit: number;
+  /** Set when reading through a cursor: the digest the cursor was minted for. */
+  cursorDigest?: string;
+}
+
+/** Apply the selector rules of 20-rs-api.md; each violation names its rule. */
+function parseSelector(params: Params, options: { secret: string; binding: string }): ParsedSelector {
+  const given = SELECTOR_PARAMS.filter((p) => params.has(p));
+  const limit =
+    params.int("limit_chars", { min: 1, max: WINDOW_LIMITS.maxLimit }) ?? WINDOW_LIMITS.defaultLimit;
+  if (params.has("cursor")) {
+    const others = given.filter((p) => p !== "cursor");
+    if (others.length > 0)
+      throw invalidRequest(`cursor excludes every other selector; drop ${others.join(", ")}.`, "cursor");
+    const payload = openBoundCursor(options.secret, params.single("cursor") ?? "", {
+      kind: "fw",
+      fingerprint: options.binding,
+    });
+    const { o, l, e, d } = payload as { o?: unknown; l?: unknown; e?: unknown; d?: unknown };
+    const int = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+    if (!int(o) || !int(l) || l < 1 || typeof d !== "string" || (e !== undefined && (!int(e) || e <= o))) {
+      throw new PdppError("invalid_cursor", "cursor is malformed; restart from offset_chars=0.", {
+        param: "cursor",
+      });
+    }
+    // `e` bounds a backward window so it ends where the current one starts (no overlap).
+    const limitChars = e === undefined ? l : Math.min(l, e - o);
+    return { selector: { kind: "range", offsetChars: o, limitChars }, limit: l, cursorDigest: d };
+  }
+  if (params.has("q")) {
+    if (params.has("offset_chars"))
+      throw invalidRequest(
+        "q excludes offset_chars; use before_chars/after_chars around the match.",
+        "offset_chars",
+      );
+    const q = params.single("q") ?? "";
+    if (q.length === 0) throw invalidRequest("q must not be empty.", "q");
+    if (q.length > MAX_QUERY_CHARS) {
+      throw new PdppError("limit_exceeded", `q is limited to ${MAX_QUERY_CHARS} characters.`, { param: "q" });
+    }
+    const context = { min: 0, max: WINDOW_LIMITS.maxContext, fallback: WINDOW_LIMITS.defaultContext };
+    const beforeChars = params.int("before_chars", context) ?? WINDOW_LIMITS.defaultContext;
+    const afterChars = params.int("after_chars", context) ?? WINDOW_LIMITS.defaultContext;
+    return { selector: { kind: "match", q, beforeChars, afterChars }, limit };
+  }
+  for (const p of ["before_chars", "after_chars"]) {
+    if (params.has(p)) throw invalidRequest(`${p} needs q; pass q or use offset_chars/limit_chars.`, p);
+  }
+  const offsetChars = params.int("offset_chars", { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }) ?? 0;
+  return { selector: { kind: "range", offsetChars, limitChars: limit }, limit };
+}
+
+function checkField(field: string | undefined, scope: StreamScope): string {
+  if (!field) throw invalidRequest("field is required: the path of a text field, e.g. body.", "field");
+  for (const seg of field.split("."))
+    requireSafeName(seg, "field", { code: "invalid_request", param: "field" });
+  if (!isFieldPath(field))
+    throw invalidRequest("field must be a field path like body or sender.email.", "field");
+  if (!fieldSchemaAt(scope.stream, field)) {
+    throw invalidRequest(
+      `${scope.stream.name} has no field ${field}; see schema(stream) for its text fields.`,
+      "field",
+    );
+  }
+  if (!isFieldGranted(scope.stream, scope.fields, field)) {
+    throw new PdppError(
+      "field_not_granted",
+      "the grant does not include this field; see schema(stream) for granted fields.",
+      {
+        param: "field",
+      },
+    );
+  }
+  if ((scope.stream.binary_fields ?? []).includes(field)) {
+    throw new PdppError("field_not_text", `${field} is a binary field; it has no text windows.`, {
+      param: "field",
+    });
+  }
+  return field;
+}
+
+async function handle(c: Context<RsEnv>): Promise<Response> {
+  const params = new Params(c.req.url);
+  params.allowOnly(["field", "connection_id", ...SELECTOR_PARAMS]);
+  const stream = checkStreamName(c.req.param("stream") ?? "");
+  const recordId = requireSafeName(c.req.param("record_id"), "record_id", { param: "record_id" });
+  const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
+  noteRead(c, { route: "GET /v1/streams/:stream/records/:record_id/field-window", stream, connectionId });
+  const { scopes, catalog } = await streamScopes(c, { stream, connectionId });
+  const auth = c.get("auth");
+  const { scope, connectionId: target } = requireOneConnection(scopes, {
+    catalog,
+    grantId: auth.grantId,
+    what: "read a field window",
+  });
+  const note = c.get("access");
+  if (note) note.connectionId = target;
+  const path = checkField(params.single("field"), scope);
+  const deps = c.get("deps");
+  const secret = await deps.cursorSecret();
+  const binding = fingerprint({ c: target, s: stream, r: recordId, f: path, g: auth.grantId ?? "owner" });
+  const parsed = parseSelector(params, { secret, binding });
+  const w = await deps.store.readFieldWindow(
+    scope,
+    { connectionId: target, recordId, path },
+    parsed.selector,
+  );
+  if (!w)
+    throw new PdppError("record_not_found", "no such record is visible on this connection.", {
+      param: "record_id",
+    });
+  if (parsed.cursorDigest !== undefined && parsed.cursorDigest !== w.digest) {
+    throw new PdppError(
+      "stale_cursor",
+      "the field changed since this cursor was issued; restart from offset 0.",
+      { param: "cursor" },
+    );
+  }
+  if (parsed.selector.kind === "range" && parsed.selector.offsetChars > w.sizeChars) {
+    throw invalidRequest(
+      `offset_chars is past the end of the field (size_chars ${w.sizeChars}).`,
+      "offset_chars",
+    );
+  }
+  const mint = (o: number, e?: number) =>
+    signCursor(secret, {
+      k: "fw",
+      f: binding,
+      d: w.digest,
+      o,
+      l: parsed.limit,
+      ...(e === undefined ? {} : { e }),
+    });
+  const prevStart = Math.max(0, w.startChars - parsed.limit);
+  const warnings: Warning[] = [];
+  const q = parsed.selector.kind === "match" ? parsed.selector.q : null;
+  if (q !== null && w.match === null) {
+    warnings.push({
+      code: "q_not_found",
+      message: "q does not occur in this field; the window starts at offset 0.",
+    });
+  }
+  const answer: FieldWindowAnswer = {
+    object: "field_window",
+    record: {
+      id: formatRecordRef(target, stream, recordId),
+      connection_id: target,
+      stream,
+      record_id: recordId,
+    },
+    field: {
+      path,
+      text_like: w.textLike,
+      ...(w.mimeType ? { mime_type: w.mimeType } : {}),
+      size_chars: w.sizeChars,
+      digest: w.digest,
+    },
+    window: {
+      text: w.text,
+      start_chars: w.startChars,
+      end_chars: w.endChars,
+      limit_chars: parsed.limit,
+      complete: w.startChars === 0 && w.endChars >= w.sizeChars,
+      next_cursor: w.endChars < w.sizeChars ? mint(w.endChars) : null,
+      previous_cursor: w.startChars > 0 ? mint(prevStart, w.startChars) : null,
+      match:
+        q !== null && w.match ? { q, start_chars: w.match.startChars, end_chars: w.match.endChars } : null,
+    },
+    meta: { warnings },
+  };
+  return sendJson(c, answer, { records: 1 });
+}
+
+export function registerFieldWindow(app: Hono<RsEnv>): void {
+  app.get("/v1/streams/:stream/records/:record_id/field-window", handle);
+}

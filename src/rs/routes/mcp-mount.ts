@@ -1,0 +1,64 @@
+// The hosted MCP mount: POST /mcp with a client token (owner tokens refused), GET/DELETE → 405,
+// and RFC 9728 protected-resource metadata that 401s point to.
+import type { Context, Hono } from "hono";
+import { PdppError } from "../../core/errors.js";
+import type { AppOptions } from "../app.js";
+import { authenticateToken, bearerToken } from "../auth.js";
+import { MAX_JSON_BODY_BYTES } from "../body.js";
+import type { RsEnv } from "../env.js";
+import { errorResponse } from "../errors.js";
+
+export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+
+function metadata(c: Context<RsEnv>): Response {
+  const { publicUrl } = c.get("deps");
+  return c.json({
+    resource: `${publicUrl}/mcp`,
+    resource_name: "pdpp",
+    bearer_methods_supported: ["header"],
+    // No authorization server: the owner issues client tokens with `pdpp grant create`.
+    authorization_servers: [],
+    resource_documentation: `${publicUrl}/v1/schema`,
+  });
+}
+
+async function handleMcp(c: Context<RsEnv>, options: { mcp: AppOptions["mcp"] }): Promise<Response> {
+  const { store, publicUrl } = c.get("deps");
+  let token: string;
+  try {
+    const raw = bearerToken(c.req.raw);
+    if (raw === null)
+      throw new PdppError("missing_token", "send Authorization: Bearer <client token> (pdpp grant create).");
+    token = raw;
+    const auth = await authenticateToken(store, token);
+    if (auth.bearer.kind === "owner") {
+      throw new PdppError(
+        "owner_token_refused",
+        "/mcp refuses the owner token; use a client token from pdpp grant create.",
+      );
+    }
+  } catch (err) {
+    if (err instanceof PdppError && err.status === 401) {
+      c.header("WWW-Authenticate", `Bearer resource_metadata="${publicUrl}${PROTECTED_RESOURCE_PATH}"`);
+      return errorResponse(c, err);
+    }
+    throw err;
+  }
+  if (!options.mcp) throw new PdppError("route_not_found", "hosted MCP is not enabled on this server.");
+  const declared = Number(c.req.header("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > MAX_JSON_BODY_BYTES) {
+    throw new PdppError("payload_too_large", "an MCP request body is limited to 8 MiB.");
+  }
+  return options.mcp(c.req.raw, { token, publicUrl });
+}
+
+export function registerMcpMount(app: Hono<RsEnv>, options: { mcp: AppOptions["mcp"] }): void {
+  app.get(PROTECTED_RESOURCE_PATH, metadata);
+  app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, metadata);
+  app.post("/mcp", (c) => handleMcp(c, options));
+  const notAllowed = () => {
+    throw new PdppError("method_not_allowed", "/mcp is stateless: use POST (no SSE stream, no sessions).");
+  };
+  app.get("/mcp", notAllowed);
+  app.delete("/mcp", notAllowed);
+}

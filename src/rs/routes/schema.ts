@@ -1,0 +1,102 @@
+// GET /v1/schema: the index of what the bearer can see (connectors, connections, streams, record
+// counts) and, with `stream`, per-field capabilities; view=full adds descriptions and JSON Schema.
+import type { Hono } from "hono";
+import { fieldCapabilities, grantedSchema } from "../../core/capabilities.js";
+import { invalidRequest } from "../../core/errors.js";
+import type { StreamScope } from "../../core/grant.js";
+import {
+  connectionCount,
+  narrowToConnection,
+  streamNotFound,
+  visibleScopes,
+} from "../../core/grant-scope.js";
+import type { SchemaAnswer, SchemaStream } from "../../core/wire.js";
+import type { Store } from "../../store/store.js";
+import { noteRead, sendJson } from "../access-log.js";
+import type { RsEnv } from "../env.js";
+import { Params } from "../params.js";
+import {
+  ambiguousConnection,
+  checkConnectionParam,
+  checkStreamName,
+  connectionNames,
+  loadCatalog,
+} from "../render.js";
+
+export function registerSchema(app: Hono<RsEnv>): void {
+  app.get("/v1/schema", async (c) => {
+    const params = new Params(c.req.url);
+    params.allowOnly(["view", "stream", "connection_id"]);
+    const view = params.oneOf("view", ["compact", "full"] as const, "compact") ?? "compact";
+    const streamName = params.single("stream") || undefined;
+    const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
+    if (view === "full" && streamName === undefined) {
+      throw invalidRequest(
+        "view=full needs a stream: pass stream (and connection_id when the stream is on several connections).",
+        "view",
+      );
+    }
+    const auth = c.get("auth");
+    noteRead(c, { route: "GET /v1/schema", stream: streamName ?? null, connectionId: connectionId ?? null });
+    const { store } = c.get("deps");
+    const catalog = await loadCatalog(store);
+    let scopes = visibleScopes(auth.bearer, catalog);
+    if (streamName !== undefined) {
+      checkStreamName(streamName);
+      scopes = scopes.filter((s) => s.stream.name === streamName);
+      if (scopes.length === 0) {
+        throw streamNotFound();
+      }
+    }
+    if (connectionId !== undefined) scopes = narrowToConnection(scopes, connectionId);
+    if (view === "full" && connectionCount(scopes) > 1) {
+      throw ambiguousConnection(scopes, { catalog, grantId: auth.grantId, what: "read the full schema" });
+    }
+
+    const names = connectionNames(catalog);
+    const byConnector = new Map<string, StreamScope[]>();
+    for (const s of scopes) byConnector.set(s.connectorKey, [...(byConnector.get(s.connectorKey) ?? []), s]);
+    const connectors: SchemaAnswer["connectors"] = [];
+    for (const [connectorKey, group] of byConnector) {
+      const manifest = catalog.manifests.find((m) => m.connector_key === connectorKey);
+      const connectionIds = [...new Set(group.flatMap((s) => s.connectionIds))].sort();
+      const streams: SchemaStream[] = [];
+      for (const scope of group)
+        streams.push(
+          await streamRow(scope, { store, detailed: streamName !== undefined, full: view === "full" }),
+        );
+      connectors.push({
+        connector_key: connectorKey,
+        display_name: manifest?.display_name ?? connectorKey,
+        connections: connectionIds.map((id) => ({ connection_id: id, display_name: names.get(id) ?? id })),
+        streams,
+      });
+    }
+    const answer: SchemaAnswer = {
+      object: "schema",
+      bearer: auth.grantId ? { kind: "client", grant_id: auth.grantId } : { kind: auth.bearer.kind },
+      view,
+      connectors,
+    };
+    return sendJson(c, answer);
+  });
+}
+
+async function streamRow(
+  scope: StreamScope,
+  options: { store: Store; detailed: boolean; full: boolean },
+): Promise<SchemaStream> {
+  const s = scope.stream;
+  const row: SchemaStream = {
+    name: s.name,
+    ...(s.display_name ? { display_name: s.display_name } : {}),
+    primary_key: s.primary_key,
+    ...(s.cursor_field ? { cursor_field: s.cursor_field } : {}),
+    ...(s.time_field ? { time_field: s.time_field } : {}),
+    ...(s.title_field ? { title_field: s.title_field } : {}),
+    record_counts: await options.store.countRecords(scope),
+  };
+  if (options.detailed) row.fields = fieldCapabilities(s, scope.fields, { full: options.full });
+  if (options.full) row.schema = grantedSchema(s, scope.fields);
+  return row;
+}

@@ -1,0 +1,121 @@
+// GET /v1/search: full-text search over granted search fields of every visible stream (or the
+// `streams` given), merged across connections, with offset cursors and honest recall.
+import type { Hono } from "hono";
+import { fingerprint, openBoundCursor, signCursor } from "../../core/cursor.js";
+import { invalidRequest, PdppError } from "../../core/errors.js";
+import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
+import type { StreamScope } from "../../core/grant.js";
+import { narrowToConnection, scopesForStream, visibleScopes } from "../../core/grant-scope.js";
+import { formatRecordRef } from "../../core/ids.js";
+import { MAX_QUERY_CHARS, parseSearchQuery } from "../../core/search-query.js";
+import type { ListEnvelope, SearchHit, SearchRecall } from "../../core/wire.js";
+import type { StoredSearchHit } from "../../store/store.js";
+import { noteRead, sendJson } from "../access-log.js";
+import type { RsEnv } from "../env.js";
+import { Params } from "../params.js";
+import { checkConnectionParam, checkStreamName, connectionNames, loadCatalog } from "../render.js";
+import { clampedLimit } from "./records.js";
+
+export const DEFAULT_RANK_WINDOW = 10_000;
+/** Deepest offset a search cursor may reach (keeps deep paging from scanning without bound). */
+const MAX_SEARCH_OFFSET = 10_000;
+
+function toHit(hit: StoredSearchHit, names: Map<string, string>): SearchHit {
+  const display = names.get(hit.connectionId) ?? hit.connectionId;
+  return {
+    connection_id: hit.connectionId,
+    connector_key: hit.connectorKey,
+    display_name: display,
+    stream: hit.stream,
+    record_id: hit.recordId,
+    id: formatRecordRef(hit.connectionId, hit.stream, hit.recordId),
+    // Never the snippet: a title must identify the record, not repeat the match.
+    title: hit.title ?? `${display} · ${hit.stream} · ${hit.time ?? hit.emittedAt}`,
+    time: hit.time,
+    snippet: hit.snippet,
+    matched_fields: hit.matchedFields,
+    score: hit.score,
+  };
+}
+
+export function registerSearch(app: Hono<RsEnv>): void {
+  app.get("/v1/search", async (c) => {
+    const params = new Params(c.req.url);
+    params.allowOnly(["q", "streams", "limit", "cursor", "connection_id"], { filter: true });
+    const q = params.single("q") ?? "";
+    if (q.trim().length === 0) throw invalidRequest('q is required: words, "phrases" or prefix*.', "q");
+    if (q.length > MAX_QUERY_CHARS) {
+      throw new PdppError("limit_exceeded", `q is limited to ${MAX_QUERY_CHARS} characters.`, { param: "q" });
+    }
+    const streams = params.list("streams");
+    const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
+    noteRead(c, { route: "GET /v1/search", stream: streams?.length === 1 ? streams[0] : null, connectionId });
+    const { limit, warnings } = clampedLimit(params, { fallback: 10, max: 100 });
+    const auth = c.get("auth");
+    const deps = c.get("deps");
+    const catalog = await loadCatalog(deps.store);
+    let scopes: StreamScope[];
+    if (streams !== undefined && streams.length > 0) {
+      scopes = streams.flatMap((s) => scopesForStream(auth.bearer, catalog, { stream: checkStreamName(s) }));
+    } else {
+      scopes = visibleScopes(auth.bearer, catalog).filter((s) => (s.stream.query?.search ?? []).length > 0);
+    }
+    if (connectionId !== undefined) scopes = narrowToConnection(scopes, connectionId);
+    const raws = parseFilterEntries(params.entries());
+    if (raws.length > 0 && streams?.length !== 1) {
+      throw invalidRequest("filters need exactly one stream: pass streams=<name> once.", "filter");
+    }
+    const conditions = resolveFilters(raws, scopes);
+    const secret = await deps.cursorSecret();
+    const fp = fingerprint({
+      q,
+      s: streams ?? null,
+      c: connectionId ?? null,
+      conditions,
+      g: auth.grantId ?? "owner",
+    });
+    const rawCursor = params.single("cursor");
+    let offset = 0;
+    if (rawCursor) {
+      const payload = openBoundCursor(secret, rawCursor, { kind: "srch", fingerprint: fp });
+      if (
+        !Number.isSafeInteger(payload.o) ||
+        (payload.o as number) < 0 ||
+        (payload.o as number) > MAX_SEARCH_OFFSET
+      ) {
+        throw new PdppError("invalid_cursor", "cursor is malformed; drop it to start over.", {
+          param: "cursor",
+        });
+      }
+      offset = payload.o as number;
+    }
+    const terms = parseSearchQuery(q);
+    const empty = terms.length === 0 || scopes.length === 0;
+    const result = empty
+      ? { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" as const } }
+      : await deps.store.search(scopes, {
+          terms,
+          conditions,
+          limit,
+          offset,
+          rankWindow: DEFAULT_RANK_WINDOW,
+        });
+    const names = connectionNames(catalog);
+    const recall: SearchRecall = {
+      complete: result.recall.complete,
+      ranking_scope: result.recall.rankingScope,
+    };
+    if (!result.recall.complete) recall.candidate_window_limit = DEFAULT_RANK_WINDOW;
+    if (result.recall.matchedEstimate !== undefined) recall.matched_estimate = result.recall.matchedEstimate;
+    const nextOffset = offset + result.hits.length;
+    const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
+    const body: ListEnvelope<SearchHit> = {
+      object: "list",
+      data: result.hits.map((h) => toHit(h, names)),
+      has_more: hasMore,
+      next_cursor: hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null,
+      meta: { warnings, recall },
+    };
+    return sendJson(c, body, { records: body.data.length });
+  });
+}
