@@ -1,0 +1,179 @@
+// Batch ingest for the SQLite store: validate every op first, then apply all valid ops in one
+// IMMEDIATE transaction (all or nothing), versioning only real changes.
+import { payloadDigest } from "../../core/canonical-json.js";
+import { PdppError } from "../../core/errors.js";
+import { encodeRecordId } from "../../core/ids.js";
+import type { StreamDef } from "../../core/manifest.js";
+import { deletePath, getPath, setPath } from "../../core/projection.js";
+import { normalizeTime } from "../../core/time.js";
+import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js";
+import type { IngestOp, IngestResult } from "../store.js";
+import type { SqliteDb } from "./db.js";
+import { FTS_COLUMNS } from "./migrations.js";
+import { searchableText } from "./search-text.js";
+import { deleteTexts, writeText } from "./text-store.js";
+
+interface PreparedOp {
+  kind: "upsert" | "delete";
+  recordId: string;
+  digest: string;
+  payloadJson: string;
+  time: string | null;
+  texts: { path: string; text: string }[];
+  search: (string | null)[] | null;
+}
+
+function pkOnly(data: Record<string, unknown>, stream: StreamDef): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of stream.primary_key) setPath(out, key, getPath(data, key));
+  return out;
+}
+
+function prepareUpsert(data: Record<string, unknown>, stream: StreamDef): PreparedOp {
+  const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(data, k)));
+  const digest = payloadDigest(data);
+  const time = stream.time_field ? normalizeTime(getPath(data, stream.time_field)) : null;
+  const searchFields = (stream.query?.search ?? []).slice(0, FTS_COLUMNS);
+  const search = searchFields.length
+    ? searchFields.map((f) => searchableText(getPath(data, f)) || null)
+    : null;
+  // Text fields live in chunks, not in the payload JSON, so reads never parse them.
+  const texts: { path: string; text: string }[] = [];
+  let stored = data;
+  for (const path of stream.text_fields ?? []) {
+    const value = getPath(data, path);
+    if (typeof value !== "string") continue;
+    if (stored === data) stored = structuredClone(data);
+    texts.push({ path, text: value });
+    deletePath(stored, path);
+  }
+  return { kind: "upsert", recordId, digest, payloadJson: JSON.stringify(stored), time, texts, search };
+}
+
+function prepareDelete(data: Record<string, unknown>, stream: StreamDef): PreparedOp {
+  const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(data, k)));
+  const tombstone = pkOnly(data, stream);
+  return {
+    kind: "delete",
+    recordId,
+    digest: payloadDigest(tombstone),
+    payloadJson: JSON.stringify(tombstone),
+    time: null,
+    texts: [],
+    search: null,
+  };
+}
+
+/** Validate and pre-compute every op outside the write lock. */
+export function prepareBatch(ops: IngestOp[], stream: StreamDef) {
+  const rejected: { index: number; reason: string }[] = [];
+  const prepared: PreparedOp[] = [];
+  ops.forEach((op, index) => {
+    const kind = (op as { op?: unknown })?.op;
+    if (kind !== "upsert" && kind !== "delete") {
+      rejected.push({ index, reason: 'op must be "upsert" or "delete"' });
+      return;
+    }
+    const reason = kind === "upsert" ? validateRecord(op.data, stream) : primaryKeyProblem(op.data, stream);
+    if (reason) {
+      rejected.push({ index, reason });
+      return;
+    }
+    try {
+      prepared.push(kind === "upsert" ? prepareUpsert(op.data, stream) : prepareDelete(op.data, stream));
+    } catch (error) {
+      rejected.push({ index, reason: error instanceof PdppError ? error.message : "invalid record" });
+    }
+  });
+  return { prepared, rejected };
+}
+
+interface ExistingRow {
+  id: number;
+  digest: string;
+  deleted: number;
+}
+
+/** Apply prepared ops in one transaction; returns the counts. */
+export function applyPrepared(
+  db: SqliteDb,
+  target: { connectionId: string; connectorKey: string; stream: string },
+  prepared: PreparedOp[],
+): Omit<IngestResult, "rejected"> {
+  const counts = { added: 0, updated: 0, unchanged: 0, deleted: 0 };
+  const { connectionId, connectorKey, stream } = target;
+  const run = db.raw.transaction(() => {
+    let version = Number(
+      (db.stmt("SELECT value FROM store_meta WHERE key = 'version'").get() as { value: string }).value,
+    );
+    const emittedAt = new Date().toISOString();
+    const find = db.stmt(
+      "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
+    );
+    for (const op of prepared) {
+      const existing = find.get(connectionId, stream, op.recordId) as ExistingRow | undefined;
+      if (op.kind === "delete") {
+        if (!existing || existing.deleted) {
+          counts.unchanged++;
+          continue;
+        }
+        version++;
+        // The tombstone keeps its time so a grant's time range still hides it.
+        db.stmt(
+          "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ? WHERE id = ?",
+        ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
+        deleteTexts(db, existing.id);
+        db.stmt("DELETE FROM search_index WHERE rowid = ?").run(existing.id);
+        counts.deleted++;
+        continue;
+      }
+      if (existing && !existing.deleted && existing.digest === op.digest) {
+        counts.unchanged++;
+        continue;
+      }
+      version++;
+      let row: number | bigint;
+      if (existing) {
+        db.stmt(
+          "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 0, emitted_at = ?, time = ?, connector_key = ? WHERE id = ?",
+        ).run(op.payloadJson, op.digest, version, emittedAt, op.time, connectorKey, existing.id);
+        deleteTexts(db, existing.id);
+        db.stmt("DELETE FROM search_index WHERE rowid = ?").run(existing.id);
+        row = existing.id;
+        if (existing.deleted) counts.added++;
+        else counts.updated++;
+      } else {
+        row = db
+          .stmt(
+            `INSERT INTO records (connection_id, stream, record_id, connector_key, payload, emitted_at, time, version, digest, deleted)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+          )
+          .run(
+            connectionId,
+            stream,
+            op.recordId,
+            connectorKey,
+            op.payloadJson,
+            emittedAt,
+            op.time,
+            version,
+            op.digest,
+          ).lastInsertRowid;
+        counts.added++;
+      }
+      for (const text of op.texts) writeText(db, row, text);
+      if (op.search?.some((v) => v !== null)) insertSearchRow(db, row, op.search);
+    }
+    db.stmt("UPDATE store_meta SET value = ? WHERE key = 'version'").run(String(version));
+  });
+  run.immediate();
+  return counts;
+}
+
+const ftsInsertSql = `INSERT INTO search_index (rowid, ${Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ")})
+  VALUES (?${", ?".repeat(FTS_COLUMNS)})`;
+
+function insertSearchRow(db: SqliteDb, row: number | bigint, values: (string | null)[]): void {
+  const params: (string | null)[] = Array.from({ length: FTS_COLUMNS }, (_, i) => values[i] ?? null);
+  db.stmt(ftsInsertSql).run(row, ...params);
+}

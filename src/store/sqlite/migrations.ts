@@ -1,0 +1,105 @@
+// Versioned schema of the SQLite store: each migration runs once, inside a transaction, and is
+// recorded in schema_migrations.
+import type Database from "better-sqlite3";
+
+// FTS5 tokens are produced by core code (lowercased [\p{L}\p{M}\p{N}]+ runs joined by spaces);
+// the tokenizer must keep marks inside words so it splits exactly where core code did.
+const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
+export const FTS_COLUMNS = 16;
+const ftsColumns = Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ");
+
+const MIGRATIONS: { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE manifests (connector_key TEXT PRIMARY KEY, manifest TEXT NOT NULL, updated_at TEXT NOT NULL);
+      CREATE TABLE connections (
+        connection_id TEXT PRIMARY KEY,
+        connector_key TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE records (
+        id INTEGER PRIMARY KEY,
+        connection_id TEXT NOT NULL REFERENCES connections(connection_id) ON DELETE CASCADE,
+        stream TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        connector_key TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        emitted_at TEXT NOT NULL,
+        time TEXT,
+        version INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (connection_id, stream, record_id)
+      );
+      CREATE INDEX records_connection_time ON records (connection_id, stream, time, record_id);
+      CREATE INDEX records_stream_time ON records (stream, time, connection_id, record_id);
+      CREATE INDEX records_stream_version ON records (stream, version);
+      CREATE TABLE text_fields (
+        record_row INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        size_chars INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        chunk_count INTEGER NOT NULL,
+        PRIMARY KEY (record_row, path)
+      ) WITHOUT ROWID;
+      CREATE TABLE text_chunks (
+        record_row INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (record_row, path, seq)
+      );
+      CREATE VIRTUAL TABLE search_index USING fts5(
+        ${ftsColumns}, content='', contentless_delete=1, tokenize="${FTS_TOKENIZER}"
+      );
+      CREATE TABLE owner_tokens (token_hash TEXT PRIMARY KEY, created_at TEXT NOT NULL);
+      CREATE TABLE grants (
+        grant_id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        grant_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE TABLE access_log (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        grant_id TEXT,
+        client_name TEXT,
+        route TEXT NOT NULL,
+        stream TEXT,
+        connection_id TEXT,
+        record_count INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        status INTEGER NOT NULL
+      );
+      CREATE INDEX access_log_grant ON access_log (grant_id, id);
+      INSERT INTO store_meta (key, value) VALUES ('version', '0');
+    `,
+  },
+];
+
+/** Apply every migration newer than the database, each in its own transaction. */
+export function migrate(db: Database.Database): void {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
+  );
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
+        migration.version,
+        new Date().toISOString(),
+      );
+    }).immediate();
+  }
+}

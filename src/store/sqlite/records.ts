@@ -1,0 +1,161 @@
+// Record reads of the SQLite store: keyset-paginated lists, changes feed, counts and single records.
+import type { StreamScope } from "../../core/grant.js";
+import type {
+  ChangesQuery,
+  ChangesResult,
+  ListPosition,
+  ListQuery,
+  ListResult,
+  StoredRecord,
+} from "../store.js";
+import type { SqliteDb } from "./db.js";
+import { materialize, RECORD_COLUMNS, type RecordRow } from "./materialize.js";
+import {
+  bindValue,
+  fieldExpr,
+  normalizeScopes,
+  requireGranted,
+  type SqlParam,
+  type SqlPart,
+  scopeByConnection,
+  scopesWhere,
+} from "./scope-sql.js";
+
+function rowScope(scopes: Map<string, StreamScope>, row: RecordRow): StreamScope {
+  return scopes.get(`${row.connection_id}\u0000${row.stream}`) as StreamScope;
+}
+
+/** Keyset predicate: rows strictly after `after` in (sort, connection_id, record_id) order. */
+function keysetSql(
+  sortExpr: SqlPart,
+  direction: "asc" | "desc",
+  after: { value: SqlParam; position: ListPosition },
+): SqlPart {
+  const tie =
+    direction === "asc"
+      ? "(r.connection_id, r.record_id) > (?, ?)"
+      : "(r.connection_id, r.record_id) < (?, ?)";
+  const tieParams: SqlParam[] = [after.position.connectionId, after.position.recordId];
+  const e = sortExpr.sql;
+  const p = sortExpr.params;
+  // Nulls sort lowest: first ascending, last descending.
+  if (after.value === null) {
+    return direction === "asc"
+      ? { sql: `((${e}) IS NULL AND ${tie} OR (${e}) IS NOT NULL)`, params: [...p, ...tieParams, ...p] }
+      : { sql: `((${e}) IS NULL AND ${tie})`, params: [...p, ...tieParams] };
+  }
+  return direction === "asc"
+    ? {
+        sql: `((${e}) > ? OR (${e}) = ? AND ${tie})`,
+        params: [...p, after.value, ...p, after.value, ...tieParams],
+      }
+    : {
+        sql: `((${e}) < ? OR (${e}) IS NULL OR (${e}) = ? AND ${tie})`,
+        params: [...p, after.value, ...p, ...p, after.value, ...tieParams],
+      };
+}
+
+export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuery): ListResult {
+  const live = normalizeScopes(scopes);
+  if (live.length === 0) return { records: [], hasMore: false, ...(query.countExact ? { count: 0 } : {}) };
+  const stream = live[0].stream;
+  for (const scope of live) requireGranted(scope, query.sort.field, "sort");
+  const where = scopesWhere(live, query.conditions);
+  const sortExpr = fieldExpr(stream, query.sort.field);
+  const dir = query.sort.direction === "asc" ? "ASC" : "DESC";
+  const parts = [where.sql];
+  const params: SqlParam[] = [...where.params];
+  if (query.after) {
+    const value = bindValue(stream, query.sort.field, query.after.sortValue);
+    const keyset = keysetSql(sortExpr, query.sort.direction, { value, position: query.after });
+    parts.push(keyset.sql);
+    params.push(...keyset.params);
+  }
+  const sql = `SELECT ${RECORD_COLUMNS}, ${sortExpr.sql} AS sort_value FROM records r
+    WHERE (${parts.join(") AND (")})
+    ORDER BY sort_value ${dir}, r.connection_id ${dir}, r.record_id ${dir} LIMIT ?`;
+  const rows = db.stmt(sql).all(...sortExpr.params, ...params, query.limit + 1) as RecordRow[];
+  const byConnection = scopeByConnection(live);
+  const records = rows
+    .slice(0, query.limit)
+    .map((row) =>
+      materialize(db, row, {
+        scope: rowScope(byConnection, row),
+        fields: query.fields,
+        previewChars: query.previewChars,
+      }),
+    );
+  const result: ListResult = { records, hasMore: rows.length > query.limit };
+  if (query.countExact) {
+    result.count = (
+      db.stmt(`SELECT count(*) AS n FROM records r WHERE ${where.sql}`).get(...where.params) as { n: number }
+    ).n;
+  }
+  return result;
+}
+
+export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQuery): ChangesResult {
+  const live = normalizeScopes(scopes);
+  if (live.length === 0) return { records: [], hasMore: false, lastVersion: query.afterVersion };
+  // Tombstones are included here (and only here); the time range still applies to them.
+  const where = scopesWhere(live, [], { includeDeleted: true });
+  const sql = `SELECT ${RECORD_COLUMNS} FROM records r
+    WHERE (${where.sql}) AND r.version > ?
+    ORDER BY r.version LIMIT ?`;
+  const rows = db.stmt(sql).all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[];
+  const byConnection = scopeByConnection(live);
+  const records: StoredRecord[] = rows
+    .slice(0, query.limit)
+    .map((row) =>
+      materialize(db, row, {
+        scope: rowScope(byConnection, row),
+        fields: query.fields,
+        previewChars: query.previewChars,
+      }),
+    );
+  return {
+    records,
+    hasMore: rows.length > query.limit,
+    lastVersion: records.length ? records[records.length - 1].version : query.afterVersion,
+  };
+}
+
+export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const id of scope.connectionIds) counts[id] = 0;
+  const live = normalizeScopes([scope]);
+  if (live.length === 0) return counts;
+  const where = scopesWhere(live, []);
+  const rows = db
+    .stmt(
+      `SELECT r.connection_id AS id, count(*) AS n FROM records r WHERE ${where.sql} GROUP BY r.connection_id`,
+    )
+    .all(...where.params) as { id: string; n: number }[];
+  for (const row of rows) counts[row.id] = row.n;
+  return counts;
+}
+
+/** The visible row of one record (or undefined). */
+export function findVisibleRow(
+  db: SqliteDb,
+  scope: StreamScope,
+  ref: { connectionId: string; recordId: string },
+) {
+  if (!scope.connectionIds.includes(ref.connectionId)) return undefined;
+  const narrowed = { ...scope, connectionIds: [ref.connectionId] };
+  const where = scopesWhere([narrowed], []);
+  return db
+    .stmt(`SELECT ${RECORD_COLUMNS} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
+    .get(...where.params, ref.recordId) as RecordRow | undefined;
+}
+
+export function getRecord(
+  db: SqliteDb,
+  scope: StreamScope,
+  ref: { connectionId: string; recordId: string },
+  options: { fields?: string[]; previewChars?: number } = {},
+): StoredRecord | null {
+  const row = findVisibleRow(db, scope, ref);
+  if (!row) return null;
+  return materialize(db, row, { scope, fields: options.fields, previewChars: options.previewChars });
+}

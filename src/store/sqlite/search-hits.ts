@@ -1,0 +1,112 @@
+// Describes one search hit: title, matched fields (asked of FTS5 per granted column) and a snippet
+// built by core/snippet.ts from the first matched granted field's stored text.
+import type { StreamScope } from "../../core/grant.js";
+import { getPath, isPathGranted } from "../../core/projection.js";
+import type { SearchTerm } from "../../core/search-query.js";
+import { buildSnippet } from "../../core/snippet.js";
+import type { StoredSearchHit } from "../store.js";
+import type { SqliteDb } from "./db.js";
+import { FTS_COLUMNS } from "./migrations.js";
+import { matchAnyExpr } from "./search-text.js";
+import { iterateChunks, readTextRange, textMeta } from "./text-store.js";
+
+const MAX_SNIPPET_CHUNKS = 32;
+
+export interface Candidate {
+  id: number;
+  connection_id: string;
+  connector_key: string;
+  stream: string;
+  record_id: string;
+  time: string | null;
+  emitted_at: string;
+  score: number;
+  scope: StreamScope;
+}
+
+/** FTS column numbers of the scope's granted search fields (column i holds query.search[i]). */
+export function grantedColumns(scope: StreamScope): { field: string; column: number }[] {
+  const fields = (scope.stream.query?.search ?? []).slice(0, FTS_COLUMNS);
+  return fields
+    .map((field, column) => ({ field, column }))
+    .filter(({ field }) => isPathGranted(field, scope.fields));
+}
+const TITLE_CHARS = 512;
+
+function displayText(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) {
+    const parts = value.map(displayText).filter((v): v is string => v !== null);
+    return parts.length ? parts.join(", ") : null;
+  }
+  return null;
+}
+
+function isChunked(c: Candidate, field: string): boolean {
+  return (c.scope.stream.text_fields ?? []).includes(field);
+}
+
+function titleOf(db: SqliteDb, c: Candidate, payload: Record<string, unknown>): string | null {
+  const field = c.scope.stream.title_field;
+  if (!field || !isPathGranted(field, c.scope.fields)) return null;
+  if (isChunked(c, field)) {
+    const meta = textMeta(db, c.id, field);
+    return meta
+      ? readTextRange(db, c.id, { path: field, start: 0, end: Math.min(meta.size_chars, TITLE_CHARS) })
+      : null;
+  }
+  const value = getPath(payload, field);
+  return typeof value === "string" ? value : null;
+}
+
+function snippetFrom(
+  db: SqliteDb,
+  c: Candidate,
+  field: { name: string; payload: Record<string, unknown>; terms: SearchTerm[] },
+) {
+  if (!isChunked(c, field.name)) {
+    const text = displayText(getPath(field.payload, field.name));
+    return text === null ? null : buildSnippet(text, field.terms);
+  }
+  let scanned = 0;
+  for (const chunk of iterateChunks(db, c.id, field.name)) {
+    const snippet = buildSnippet(chunk, field.terms);
+    if (snippet !== null || ++scanned >= MAX_SNIPPET_CHUNKS) return snippet;
+  }
+  return null;
+}
+
+export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): StoredSearchHit {
+  const row = db.stmt("SELECT payload FROM records WHERE id = ?").get(c.id) as { payload: string };
+  const payload = JSON.parse(row.payload) as Record<string, unknown>;
+  const matched = grantedColumns(c.scope)
+    .filter(({ column }) =>
+      db
+        .stmt("SELECT 1 FROM search_index WHERE search_index MATCH ? AND rowid = ?")
+        .get(matchAnyExpr(terms, column), c.id),
+    )
+    .map(({ field }) => field);
+  const titleField = c.scope.stream.title_field;
+  const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
+  let snippet: StoredSearchHit["snippet"] = null;
+  for (const name of ordered) {
+    const text = snippetFrom(db, c, { name, payload, terms });
+    if (text !== null) {
+      snippet = { field: name, text };
+      break;
+    }
+  }
+  return {
+    connectionId: c.connection_id,
+    connectorKey: c.connector_key,
+    stream: c.stream,
+    recordId: c.record_id,
+    time: c.time,
+    emittedAt: c.emitted_at,
+    title: titleOf(db, c, payload),
+    snippet,
+    matchedFields: matched,
+    score: c.score,
+  };
+}

@@ -1,0 +1,36 @@
+// Normalised search text for the FTS5 index: lowercased word runs (core/search-query rules) joined
+// by spaces, so index and query tokenise identically; and FTS5 MATCH expressions built from terms.
+import type { SearchTerm } from "../../core/search-query.js";
+
+const NON_WORD_RE = /[^\p{L}\p{M}\p{N}]+/gu;
+
+/** Index text of any payload value: strings, numbers, booleans, and arrays/objects of them. */
+export function searchableText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value.replace(NON_WORD_RE, " ").toLowerCase().trim();
+  if (typeof value === "number" || typeof value === "boolean") return searchableText(String(value));
+  if (Array.isArray(value)) return value.map(searchableText).filter(Boolean).join(" ");
+  if (typeof value === "object") return Object.values(value).map(searchableText).filter(Boolean).join(" ");
+  return "";
+}
+
+// Terms hold only letters, marks and digits, so quoting them makes any FTS5 syntax inert.
+function phrase(words: string[]): string {
+  return `"${words.join(" ").replace(/"/g, '""')}"`;
+}
+
+function termExpr(term: SearchTerm): string {
+  if (term.kind === "word") return phrase([term.text]);
+  if (term.kind === "prefix") return `${phrase([term.text])}*`;
+  return phrase(term.words);
+}
+
+/** `{c0 c2} : ("a" AND "b"* AND "c d")`: every term, matched only in the given columns. */
+export function matchAllExpr(terms: SearchTerm[], columns: number[]): string {
+  return `{${columns.map((c) => `c${c}`).join(" ")}} : (${terms.map(termExpr).join(" AND ")})`;
+}
+
+/** `{c3} : ("a" OR "b"*)`: does any term occur in this one column. */
+export function matchAnyExpr(terms: SearchTerm[], column: number): string {
+  return `{c${column}} : (${terms.map(termExpr).join(" OR ")})`;
+}

@@ -1,0 +1,146 @@
+// The embedded SQLite implementation of the Store interface (better-sqlite3, WAL, FTS5).
+import { PdppError } from "../../core/errors.js";
+import type { StreamScope } from "../../core/grant.js";
+import type { Manifest } from "../../core/manifest.js";
+import type {
+  AccessLogEntry,
+  AggregateQuery,
+  ChangesQuery,
+  IngestOp,
+  IngestResult,
+  ListQuery,
+  SearchQuery,
+  Store,
+  StoredGrant,
+  WindowSelector,
+} from "../store.js";
+import { SqliteAdmin } from "./admin.js";
+import { aggregate } from "./aggregate.js";
+import { SqliteDb } from "./db.js";
+import { applyPrepared, prepareBatch } from "./ingest.js";
+import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
+import { search } from "./search.js";
+import { readFieldWindow } from "./windows.js";
+
+class SqliteStore implements Store {
+  readonly kind = "sqlite" as const;
+  private readonly admin: SqliteAdmin;
+
+  constructor(private readonly db: SqliteDb) {
+    this.admin = new SqliteAdmin(db);
+  }
+
+  async close() {
+    this.db.close();
+  }
+
+  async secret(name: string) {
+    return this.admin.secret(name);
+  }
+
+  async putManifest(manifest: Manifest) {
+    this.admin.putManifest(manifest);
+  }
+  async getManifest(connectorKey: string) {
+    return this.admin.getManifest(connectorKey);
+  }
+  async listManifests() {
+    return this.admin.listManifests();
+  }
+
+  async ensureConnection(connectorKey: string, displayName: string) {
+    return this.admin.ensureConnection(connectorKey, displayName);
+  }
+  async getConnection(connectionId: string) {
+    return this.admin.getConnection(connectionId);
+  }
+  async listConnections() {
+    return this.admin.listConnections();
+  }
+  async deleteConnection(connectionId: string) {
+    return this.admin.deleteConnection(connectionId);
+  }
+
+  async applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
+    const connection = this.admin.getConnection(connectionId);
+    if (!connection)
+      throw new PdppError("connection_not_found", `connection ${connectionId} does not exist.`);
+    const def = this.admin.streamDef(connection.connector_key, stream);
+    if (!def) {
+      throw new PdppError(
+        "stream_not_found",
+        `connector ${connection.connector_key} has no stream ${stream}.`,
+      );
+    }
+    const { prepared, rejected } = prepareBatch(ops, def);
+    const counts = applyPrepared(
+      this.db,
+      { connectionId, connectorKey: connection.connector_key, stream },
+      prepared,
+    );
+    return { ...counts, rejected };
+  }
+
+  async listRecords(scopes: StreamScope[], query: ListQuery) {
+    return listRecords(this.db, scopes, query);
+  }
+  async listChanges(scopes: StreamScope[], query: ChangesQuery) {
+    return listChanges(this.db, scopes, query);
+  }
+  async countRecords(scope: StreamScope) {
+    return countRecords(this.db, scope);
+  }
+  async getRecord(
+    scope: StreamScope,
+    ref: { connectionId: string; recordId: string },
+    options?: { fields?: string[]; previewChars?: number },
+  ) {
+    return getRecord(this.db, scope, ref, options);
+  }
+  async readFieldWindow(
+    scope: StreamScope,
+    ref: { connectionId: string; recordId: string; path: string },
+    selector: WindowSelector,
+  ) {
+    return readFieldWindow(this.db, scope, ref, selector);
+  }
+  async aggregate(scopes: StreamScope[], query: AggregateQuery) {
+    return aggregate(this.db, scopes, query);
+  }
+  async search(scopes: StreamScope[], query: SearchQuery) {
+    return search(this.db, scopes, query);
+  }
+
+  async putOwnerToken(tokenHash: string) {
+    this.admin.putOwnerToken(tokenHash);
+  }
+  async isOwnerToken(tokenHash: string) {
+    return this.admin.isOwnerToken(tokenHash);
+  }
+  async createGrant(grant: StoredGrant) {
+    this.admin.createGrant(grant);
+  }
+  async getGrantByTokenHash(tokenHash: string) {
+    return this.admin.getGrantByTokenHash(tokenHash);
+  }
+  async getGrant(grantId: string) {
+    return this.admin.getGrant(grantId);
+  }
+  async listGrants() {
+    return this.admin.listGrants();
+  }
+  async revokeGrant(grantId: string, at: string) {
+    return this.admin.revokeGrant(grantId, at);
+  }
+  async appendAccessLog(entry: AccessLogEntry) {
+    this.admin.appendAccessLog(entry);
+  }
+  async listAccessLog(options: { limit: number; grantId?: string }) {
+    return this.admin.listAccessLog(options);
+  }
+}
+
+/** Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". */
+export async function openSqliteStore(options: { path: string }): Promise<Store> {
+  return new SqliteStore(new SqliteDb(options.path));
+}
