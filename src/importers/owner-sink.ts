@@ -1,0 +1,129 @@
+// An ImportSink over the RS owner HTTP API: registers the manifest, ensures the connection, and posts each
+// batch as one NDJSON request (one transaction). Works in-process (createApp(...).fetch) or over HTTP.
+import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
+import type { Manifest } from "../core/manifest.js";
+import type { ImportSink, SinkBatchResult } from "./types.js";
+
+export interface OwnerApi {
+  fetch: (request: Request) => Promise<Response>;
+  baseUrl: string;
+  ownerToken: string;
+}
+
+export interface OwnerSink extends ImportSink {
+  connectionId: string;
+  connectorKey: string;
+}
+
+/** Keep each request well under the RS's 64 MiB ingest limit; a bigger batch is split (each part atomic). */
+export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
+interface IngestAnswer {
+  added: number;
+  updated: number;
+  unchanged: number;
+  rejected: { line: number; reason: string }[];
+}
+
+/** Register `manifest`, ensure the connection labelled `connectionLabel`, and return a sink writing to it. */
+export async function openOwnerSink(
+  api: OwnerApi,
+  options: { manifest: Manifest; connectionLabel: string },
+): Promise<OwnerSink> {
+  await call(api, "POST", "/v1/owner/connectors", JSON.stringify(options.manifest), "application/json");
+  const connection = (await call(
+    api,
+    "POST",
+    "/v1/owner/connections",
+    JSON.stringify({ connector_key: options.manifest.connector_key, display_name: options.connectionLabel }),
+    "application/json",
+  )) as { connection_id: string };
+  const connectionId = connection.connection_id;
+
+  const post = async (stream: string, lines: string[]): Promise<SinkBatchResult> => {
+    const path = `/v1/owner/connections/${connectionId}/streams/${encodeURIComponent(stream)}/records`;
+    const answer = (await call(
+      api,
+      "POST",
+      path,
+      `${lines.join("\n")}\n`,
+      "application/x-ndjson",
+    )) as IngestAnswer;
+    return {
+      added: answer.added,
+      updated: answer.updated,
+      unchanged: answer.unchanged,
+      rejected: answer.rejected.map((r) => ({ index: r.line - 1, reason: r.reason })),
+    };
+  };
+
+  return {
+    connectionId,
+    connectorKey: options.manifest.connector_key,
+    async write(stream, records) {
+      const total: SinkBatchResult = { added: 0, updated: 0, unchanged: 0, rejected: [] };
+      let lines: string[] = [];
+      let bytes = 0;
+      let first = 0; // index in `records` of lines[0]
+      const flush = async () => {
+        if (lines.length === 0) return;
+        const part = await post(stream, lines);
+        total.added += part.added;
+        total.updated += part.updated;
+        total.unchanged += part.unchanged;
+        for (const r of part.rejected) total.rejected.push({ index: r.index + first, reason: r.reason });
+        first += lines.length;
+        lines = [];
+        bytes = 0;
+      };
+      for (const data of records) {
+        const line = JSON.stringify({ op: "upsert", data });
+        const size = Buffer.byteLength(line) + 1;
+        if (size > MAX_REQUEST_BYTES) {
+          await flush();
+          total.rejected.push({
+            index: first,
+            reason: `record is ${size} bytes; the ingest limit is ${MAX_REQUEST_BYTES}`,
+          });
+          first++;
+          continue;
+        }
+        if (bytes + size > MAX_REQUEST_BYTES) await flush();
+        lines.push(line);
+        bytes += size;
+      }
+      await flush();
+      return total;
+    },
+  };
+}
+
+async function call(
+  api: OwnerApi,
+  method: string,
+  path: string,
+  body: string,
+  contentType: string,
+): Promise<unknown> {
+  const request = new Request(new URL(path, api.baseUrl), {
+    method,
+    headers: { authorization: `Bearer ${api.ownerToken}`, "content-type": contentType },
+    body,
+  });
+  const response = await api.fetch(request);
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // A non-JSON answer is reported below by status.
+  }
+  if (response.ok) return parsed;
+  const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+  const code: ErrorCode =
+    error?.code && error.code in ERROR_CODES ? (error.code as ErrorCode) : "internal_error";
+  throw new PdppError(
+    code,
+    `${method} ${path} failed (${response.status}): ${error?.message ?? text.slice(0, 200)}`,
+  );
+}
