@@ -1,0 +1,50 @@
+// `pdpp mcp`: run the MCP adapter over stdio with a client token, against a provider URL or a
+// local store opened in-process. stdout is reserved for JSON-RPC.
+import type { Command } from "commander";
+import { runStdioMcp } from "../../mcp/stdio.js";
+import { createApp } from "../../rs/app.js";
+import { openStoreAt } from "../../store/open.js";
+
+interface McpOptions {
+  providerUrl?: string;
+  store?: string;
+  tokenFile?: string;
+}
+
+// The second parameter (the CLI context) is accepted for symmetry with other commands; unused.
+export function register(program: Command, _context?: unknown): void {
+  program
+    .command("mcp")
+    .description("Run the MCP adapter over stdio (client token only; owner tokens are refused with exit 77).")
+    .option("--provider-url <url>", "RS base URL (default: $PDPP_PROVIDER_URL or the credentials file)")
+    .option("--store <dir>", "open this pdpp home in-process instead of calling a server")
+    .option(
+      "--token-file <path>",
+      "credentials file from `pdpp grant create --save` (used when $PDPP_TOKEN is unset)",
+    )
+    .addHelpText(
+      "after",
+      "\nThe client token comes from $PDPP_TOKEN or --token-file. stdout carries only JSON-RPC.\nExample: PDPP_TOKEN=pdpp_ct_… pdpp mcp --provider-url http://127.0.0.1:7662",
+    )
+    .action(async (options: McpOptions) => {
+      let closeStore: (() => Promise<void>) | undefined;
+      let rsFetch: ((request: Request) => Promise<Response>) | undefined;
+      if (options.store) {
+        const opened = await openStoreAt(options.store);
+        const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
+        rsFetch = async (request) => app.fetch(request);
+        closeStore = () => opened.close();
+      }
+      const code = await runStdioMcp({
+        providerUrl: options.providerUrl,
+        tokenFile: options.tokenFile,
+        rsFetch,
+      });
+      if (code !== null) {
+        await closeStore?.();
+        process.exitCode = code;
+        return;
+      }
+      process.stdin.once("end", () => void closeStore?.());
+    });
+}

@@ -1,0 +1,67 @@
+// The MCP footprint budgets of 30-mcp.md and the helpers that measure rendered results against them.
+
+/** No tool result, in either channel, may exceed this many characters. */
+export const MAX_RESULT_CHARS = 40_000;
+/** content[] text of query_records and search. */
+export const LIST_TEXT_BYTES = 1_800;
+export const AGGREGATE_SCALAR_CHARS = 400;
+export const AGGREGATE_GROUPED_CHARS = 1_200;
+export const SCHEMA_INDEX_TEXT_BYTES = 12_000;
+export const SCHEMA_INDEX_DETAILED_ROWS = 50;
+export const TOOLS_LIST_BYTES = 12_288;
+export const INSTRUCTIONS_CHARS = 1_200;
+export const DESCRIPTION_CHARS = 700;
+/** Text fields longer than this are cut in query_records structured results (ladder tier 1). */
+export const STRUCTURED_PREVIEW_CHARS = 2_048;
+/** Shrinking steps for previews before the adapter asks the RS for a smaller page. */
+export const PREVIEW_LADDER = [2_048, 512, 128, 32] as const;
+export const FETCH_TEXT_CHARS = 16_384;
+export const FETCH_JSON_CHARS = 4_096;
+export const WINDOW_DEFAULT_CHARS = 4_096;
+export const WINDOW_MAX_CHARS = 16_384;
+export const CONTEXT_DEFAULT_CHARS = 2_048;
+export const CONTEXT_MAX_CHARS = 8_192;
+export const TEXT_RECORDS_SHOWN = 5;
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Characters of a value as the structured channel carries it (its JSON serialisation). */
+export function jsonChars(value: unknown): number {
+  return JSON.stringify(value).length;
+}
+
+/** Unicode code points (the RS's unit for windows and previews). */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** The first `max` code points of `text` (never splits a surrogate pair). */
+export function sliceCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = "";
+  let n = 0;
+  for (const ch of text) {
+    if (n >= max) break;
+    out += ch;
+    n++;
+  }
+  return out;
+}
+
+/** `text` cut to at most `maxBytes` UTF-8 bytes on a code-point boundary, with "…" when cut. */
+export function clipBytes(text: string, maxBytes: number): string {
+  if (utf8Bytes(text) <= maxBytes) return text;
+  let out = "";
+  let used = 0;
+  for (const ch of text) {
+    const size = utf8Bytes(ch);
+    if (used + size + 3 > maxBytes) break;
+    out += ch;
+    used += size;
+  }
+  return `${out}…`;
+}

@@ -1,0 +1,73 @@
+// Content-ladder entries (30-mcp.md "Content ladder"): for every cut text preview, the exact
+// read_record_field continuation and a field-window resource URI.
+import { windowUri } from "./handles.js";
+
+export type PreviewStatus = "complete" | "truncated" | "snippet_only" | "binary_only" | "unavailable";
+
+export interface LadderEntry {
+  id: string;
+  connection_id: string;
+  stream: string;
+  record_id: string;
+  field: { path: string; type: string; mime_type?: string; text_like: boolean; size_chars?: number };
+  preview: { status: PreviewStatus; start_chars: number; end_chars: number };
+  continue: { tool: "read_record_field"; args: Record<string, string | number> };
+  resource_uri: string;
+  digest?: string;
+}
+
+export interface LadderSource {
+  id: string;
+  connection_id: string;
+  stream: string;
+  record_id: string;
+}
+
+/** An entry for a text preview holding code points [0, shown) of a field of `sizeChars`. */
+export function truncatedEntry(
+  record: LadderSource,
+  field: { path: string; sizeChars: number; shown: number; digest?: string; mimeType?: string },
+): LadderEntry {
+  const entry: LadderEntry = {
+    id: record.id,
+    connection_id: record.connection_id,
+    stream: record.stream,
+    record_id: record.record_id,
+    field: { path: field.path, type: "string", text_like: true, size_chars: field.sizeChars },
+    preview: { status: "truncated", start_chars: 0, end_chars: field.shown },
+    continue: {
+      tool: "read_record_field",
+      args: { id: record.id, field_path: field.path, offset_chars: field.shown },
+    },
+    resource_uri: windowUri({
+      c: record.connection_id,
+      s: record.stream,
+      r: record.record_id,
+      f: field.path,
+      w: { o: field.shown },
+    }),
+  };
+  if (field.mimeType) entry.field.mime_type = field.mimeType;
+  if (field.digest) entry.digest = field.digest;
+  return entry;
+}
+
+/** An entry for a search snippet: the continuation is a q-centred window around the match. */
+export function snippetEntry(record: LadderSource, field: { path: string; q: string }): LadderEntry {
+  return {
+    id: record.id,
+    connection_id: record.connection_id,
+    stream: record.stream,
+    record_id: record.record_id,
+    field: { path: field.path, type: "string", text_like: true },
+    preview: { status: "snippet_only", start_chars: 0, end_chars: 0 },
+    continue: { tool: "read_record_field", args: { id: record.id, field_path: field.path, q: field.q } },
+    resource_uri: windowUri({
+      c: record.connection_id,
+      s: record.stream,
+      r: record.record_id,
+      f: field.path,
+      w: { o: 0 },
+    }),
+  };
+}

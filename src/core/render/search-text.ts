@@ -1,0 +1,103 @@
+// content[] text of search: one summary line with paging handles and the first fetch id, then
+// one short block per hit while the 1,800-byte budget lasts, then how to fetch.
+import type { ListEnvelope, SearchHit } from "../wire.js";
+import { clipBytes, LIST_TEXT_BYTES, utf8Bytes } from "./budget.js";
+import { embedsConnection } from "./record-ref.js";
+
+export interface SearchResultRow {
+  id: string;
+  title: string;
+  url: string;
+  connection_id: string;
+  connector_key: string;
+  display_name: string;
+  stream: string;
+  record_id: string;
+  time: string | null;
+  snippet: string | null;
+}
+
+/** Balanced highlight: drop unmatched <mark>/</mark> tags a clip may have produced. */
+export function balanceMarks(text: string): string {
+  let open = false;
+  let out = "";
+  for (const part of text.split(/(<\/?mark>)/)) {
+    if (part === "<mark>") {
+      if (!open) {
+        out += part;
+        open = true;
+      }
+    } else if (part === "</mark>") {
+      if (open) {
+        out += part;
+        open = false;
+      }
+    } else out += part;
+  }
+  return open ? `${out}</mark>` : out;
+}
+
+/** A snippet cut to `maxBytes` with no half tag and balanced <mark> pairs. */
+export function clipSnippet(snippet: string, maxBytes: number): string {
+  const clipped = clipBytes(snippet.replace(/\s+/g, " "), maxBytes).replace(/<\/?[a-z]*…$/, "…");
+  return balanceMarks(clipped);
+}
+
+function sourceMix(rows: SearchResultRow[]): string | null {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.connection_id, (counts.get(r.connection_id) ?? 0) + 1);
+  if (counts.size < 2) return null;
+  const labels = new Map(rows.map((r) => [r.connection_id, r.display_name]));
+  return [...counts.entries()].map(([c, n]) => `${clipBytes(labels.get(c) ?? c, 24)}=${n}`).join(",");
+}
+
+export function renderSearchText(
+  envelope: ListEnvelope<SearchHit>,
+  rows: SearchResultRow[],
+  options: { reducedLimit?: number } = {},
+): string {
+  const summary = [
+    `${rows.length} hits`,
+    `has_more=${envelope.has_more}`,
+    `next_cursor=${envelope.next_cursor ?? "null"}`,
+  ];
+  if (rows.length > 0) summary.push(`first_fetch_id=${rows[0].id}`);
+  const mix = sourceMix(rows);
+  if (mix) summary.push(`source_mix=${mix}`);
+  if (options.reducedLimit !== undefined)
+    summary.push(`limit reduced to ${options.reducedLimit} to fit the result budget`);
+  const recall = envelope.meta.recall;
+  if (recall && !recall.complete)
+    summary.push(
+      "recall incomplete: ranked over the newest matches; narrow with streams, filter or a time range",
+    );
+  const head = summary.join(" · ");
+  const tail = "fetch a hit by passing its id as-is; pass connection_id only when it is shown separately";
+  let used = utf8Bytes(head) + utf8Bytes(tail) + 2;
+  const blocks: string[] = [];
+  for (const [index, row] of rows.entries()) {
+    const source = `${row.stream} · ${clipBytes(row.display_name, 32)} (${row.connector_key})`;
+    const lines = [
+      `[${index + 1}] id=${row.id}`,
+      `  ${clipBytes(row.title, 80)} | ${source} | ${row.time ?? "no time"}`,
+    ];
+    if (!embedsConnection(row.id) && row.connection_id) lines.push(`  connection_id=${row.connection_id}`);
+    if (row.snippet) lines.push(`  ${clipSnippet(row.snippet, 160)}`);
+    const block = lines.join("\n");
+    if (used + utf8Bytes(block) + 1 > LIST_TEXT_BYTES - 40) {
+      if (blocks.length === 0) {
+        const idOnly = `[1] id=${row.id}`;
+        blocks.push(idOnly);
+        used += utf8Bytes(idOnly) + 1;
+      }
+      break;
+    }
+    blocks.push(block);
+    used += utf8Bytes(block) + 1;
+  }
+  const more =
+    blocks.length < rows.length
+      ? [`(${rows.length - blocks.length} more hits not shown; lower limit or add filters)`]
+      : [];
+  return [head, ...blocks, ...more, tail].join("\n");
+}

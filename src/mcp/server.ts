@@ -1,0 +1,83 @@
+// The pdpp MCP server factory: six read tools from ALL_TOOLS and two resource templates, over any
+// transport. Tool failures are results (isError + typed code); protocol failures are errors.
+import { readFileSync } from "node:fs";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isPdppError } from "../core/errors.js";
+import { INSTRUCTIONS } from "./instructions.js";
+import { RESOURCE_TEMPLATES, readResource } from "./resources.js";
+import type { RsClient } from "./rs-client.js";
+import { parseArgs, toToolError } from "./tool-errors.js";
+import { listedTool } from "./tool-list.js";
+import { ALL_TOOLS } from "./tools/index.js";
+
+function packageVersion(): string {
+  const path = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
+}
+
+const VERSION = packageVersion();
+
+export interface PdppMcpServerOptions {
+  rs: RsClient;
+  /** Public base URL of the RS (document URLs). */
+  providerUrl: string;
+}
+
+export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
+  const deps = { rs: options.rs, providerUrl: options.providerUrl };
+  const server = new Server(
+    { name: "pdpp", version: VERSION },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ALL_TOOLS.map((t) => listedTool(t)) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool ${request.params.name}; tools: ${[...byName.keys()].join(", ")}.`,
+      );
+    }
+    try {
+      const args = parseArgs(tool.inputSchema, request.params.arguments);
+      const result = await tool.handler(args, deps);
+      return { ...result };
+    } catch (error) {
+      return { ...toToolError(error) };
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: RESOURCE_TEMPLATES,
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return await readResource(request.params.uri, deps);
+    } catch (error) {
+      if (isPdppError(error)) {
+        throw new McpError(
+          error.status === 404 ? ErrorCode.InvalidParams : ErrorCode.InvalidParams,
+          `${error.code}: ${error.message}`,
+          {
+            code: error.code,
+          },
+        );
+      }
+      throw error;
+    }
+  });
+  return server;
+}

@@ -1,0 +1,121 @@
+// `pdpp mcp`: the adapter over stdio. stdout carries only JSON-RPC; diagnostics go to stderr.
+// It runs with a client token only: an owner token (by prefix, by introspection, or anywhere in
+// the environment) makes it exit 77 without retrying with other credentials.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { readCredentials } from "../config/credentials.js";
+import { isPdppError, PdppError } from "../core/errors.js";
+import { OWNER_TOKEN_PREFIX } from "../core/ids.js";
+import type { TokenAnswer } from "../core/wire.js";
+import { FetchRsClient, type RsFetch } from "./rs-client.js";
+import { createPdppMcpServer } from "./server.js";
+
+export const EXIT_OWNER_TOKEN_REFUSED = 77;
+export const EXIT_USER_ERROR = 1;
+const IN_PROCESS_URL = "http://127.0.0.1";
+
+export interface StdioMcpOptions {
+  providerUrl?: string;
+  tokenFile?: string;
+  /** In-process RS (`--store`): requests go to this fetch instead of the network. */
+  rsFetch?: RsFetch;
+  env?: NodeJS.ProcessEnv;
+  stderr?: (line: string) => void;
+  /** Injected for tests; defaults to process stdin/stdout. */
+  transport?: StdioServerTransport;
+}
+
+/** Outcome of the start-up checks: a ready configuration, or an exit code with one stderr line. */
+export type StdioStart =
+  | { ok: true; token: string; baseUrl: string; send: RsFetch }
+  | { ok: false; exitCode: number; message: string };
+
+/** Names of environment variables that hold an owner token (values are never printed). */
+export function ownerTokenEnvVars(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([, value]) => typeof value === "string" && value.includes(OWNER_TOKEN_PREFIX))
+    .map(([name]) => name);
+}
+
+export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart> {
+  const env = options.env ?? process.env;
+  const refuse = (message: string): StdioStart => ({
+    ok: false,
+    exitCode: EXIT_OWNER_TOKEN_REFUSED,
+    message,
+  });
+  const owners = ownerTokenEnvVars(env);
+  if (owners.length > 0) {
+    return refuse(
+      `pdpp mcp: refusing to start: an owner token is present in the environment (${owners.join(", ")}); unset it and use a client token.`,
+    );
+  }
+  let token = env.PDPP_TOKEN;
+  let providerUrl = options.providerUrl ?? env.PDPP_PROVIDER_URL;
+  if (!token && options.tokenFile) {
+    try {
+      const creds = readCredentials(options.tokenFile);
+      token = creds.token;
+      providerUrl ??= creds.provider_url;
+    } catch (error) {
+      return {
+        ok: false,
+        exitCode: EXIT_USER_ERROR,
+        message: `pdpp mcp: ${isPdppError(error) ? error.message : String(error)}`,
+      };
+    }
+  }
+  if (!token) {
+    return {
+      ok: false,
+      exitCode: EXIT_USER_ERROR,
+      message: "pdpp mcp: no client token: set PDPP_TOKEN or pass --token-file (pdpp grant create --save).",
+    };
+  }
+  if (token.startsWith(OWNER_TOKEN_PREFIX)) {
+    return refuse(
+      "pdpp mcp: refusing the owner token; create a client token with `pdpp grant create` and use that.",
+    );
+  }
+  let send: RsFetch;
+  let baseUrl: string;
+  if (options.rsFetch) {
+    send = options.rsFetch;
+    baseUrl = IN_PROCESS_URL;
+  } else if (providerUrl) {
+    send = (request) => fetch(request);
+    baseUrl = providerUrl;
+  } else {
+    return {
+      ok: false,
+      exitCode: EXIT_USER_ERROR,
+      message: "pdpp mcp: no provider: pass --provider-url, set PDPP_PROVIDER_URL, or pass --store <dir>.",
+    };
+  }
+  try {
+    const rs = new FetchRsClient(send, { token, baseUrl });
+    const me = await rs.get<TokenAnswer>({ tool: "token", path: "/v1/token" });
+    if (me.kind === "owner")
+      return refuse("pdpp mcp: refusing the owner token (the server says so); use a client token.");
+  } catch (error) {
+    const why =
+      error instanceof PdppError
+        ? `${error.code}: ${error.message}`
+        : `cannot reach ${baseUrl}: ${(error as Error).message}`;
+    return { ok: false, exitCode: EXIT_USER_ERROR, message: `pdpp mcp: ${why}` };
+  }
+  return { ok: true, token, baseUrl, send };
+}
+
+/** Start the stdio server; resolves with an exit code only when start-up is refused. */
+export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number | null> {
+  const stderr = options.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const start = await prepareStdio(options);
+  if (!start.ok) {
+    stderr(start.message);
+    return start.exitCode;
+  }
+  const rs = new FetchRsClient(start.send, { token: start.token, baseUrl: start.baseUrl });
+  const server = createPdppMcpServer({ rs, providerUrl: start.baseUrl });
+  await server.connect(options.transport ?? new StdioServerTransport());
+  return null;
+}

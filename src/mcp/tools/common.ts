@@ -1,0 +1,44 @@
+// Argument pieces shared by several tools (typed filter, connection_id, fields) and their checks.
+import { z } from "zod";
+import { PdppError } from "../../core/errors.js";
+import { isFieldPath, requireSafeName } from "../../core/ids.js";
+import { FILTER_OPS } from "../../core/render/filter.js";
+
+export const connectionIdArg = z
+  .string()
+  .describe("cin_… from schema; needed when a stream has several connections");
+export const streamArg = z.string().min(1).describe("stream name from schema");
+export const filterArg = z
+  .array(
+    z.strictObject({
+      field: z.string(),
+      op: z.enum(FILTER_OPS),
+      value: z.string().describe("compared by the field's type"),
+    }),
+  )
+  .describe("conditions, ANDed");
+export const fieldsArg = z.array(z.string()).describe("only these fields (plus identity)");
+
+export function checkStream(stream: string): string {
+  return requireSafeName(stream, "stream", { code: "invalid_request", param: "stream" });
+}
+
+export function checkFields(fields: string[] | undefined): string[] | undefined {
+  if (fields === undefined) return undefined;
+  if (fields.length === 0)
+    throw new PdppError("invalid_request", "fields must name at least one field; omit it for all.", {
+      param: "fields",
+    });
+  for (const f of fields) {
+    if (!isFieldPath(f)) {
+      throw new PdppError(
+        "invalid_request",
+        `fields: "${f.slice(0, 64)}" is not a field path; use names from schema(stream).`,
+        {
+          param: "fields",
+        },
+      );
+    }
+  }
+  return fields;
+}

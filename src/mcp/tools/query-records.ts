@@ -1,0 +1,146 @@
+// Tool `query_records`: one page of a stream's records, exact paging, previews with continuations.
+import { z } from "zod";
+import { PdppError } from "../../core/errors.js";
+import { isFieldPath } from "../../core/ids.js";
+import {
+  jsonChars,
+  MAX_RESULT_CHARS,
+  PREVIEW_LADDER,
+  STRUCTURED_PREVIEW_CHARS,
+} from "../../core/render/budget.js";
+import { checkFilter, filterParams } from "../../core/render/filter.js";
+import type { LadderEntry } from "../../core/render/ladder.js";
+import { previewRecord } from "../../core/render/record-preview.js";
+import { checkConnectionArg } from "../../core/render/record-ref.js";
+import { renderRecordsText } from "../../core/render/records-text.js";
+import type { ListEnvelope, WireRecord } from "../../core/wire.js";
+import { param, rsApi } from "../rs-api.js";
+import { checkFields, checkStream, connectionIdArg, fieldsArg, filterArg, streamArg } from "./common.js";
+import { defineTool, READ_ONLY_ANNOTATIONS } from "./types.js";
+
+const DEFAULT_LIMIT = 25;
+
+const inputSchema = z.strictObject({
+  stream: streamArg,
+  connection_id: connectionIdArg.optional(),
+  filter: filterArg.optional(),
+  sort: z.string().optional().describe('"field" or "-field" (descending); sortable fields from schema'),
+  fields: fieldsArg.optional(),
+  limit: z.int().min(1).max(100).optional().describe("default 25"),
+  cursor: z.string().optional().describe("next_cursor from the previous page, as-is"),
+  count: z.enum(["none", "exact"]).optional(),
+  changes_since: z.string().optional().describe('"beginning" or next_changes_since'),
+});
+
+const ladderItem = z.looseObject({
+  id: z.string(),
+  field: z.looseObject({ path: z.string() }),
+  continue: z.looseObject({}),
+});
+
+export const queryRecordsTool = defineTool({
+  name: "query_records",
+  title: "Query records of one stream",
+  description:
+    'List records of one stream with typed filters, sort, field projection and exact cursor paging (all connections merged unless connection_id is given). Text shows the count, has_more, next_cursor and up to 5 records; long text is cut to a preview with the read_record_field arguments that continue it. count:"exact" adds the total; changes_since returns changes in order.',
+  annotations: READ_ONLY_ANNOTATIONS,
+  inputSchema,
+  outputSchema: z.object({
+    data: z.looseObject({
+      object: z.literal("list"),
+      data: z.array(z.looseObject({})),
+      has_more: z.boolean(),
+    }),
+    content_ladder: z.array(ladderItem),
+  }),
+  async handler(args, deps) {
+    const stream = checkStream(args.stream);
+    const filter = checkFilter(args.filter);
+    const fields = checkFields(args.fields);
+    const connectionId = checkConnectionArg(args.connection_id);
+    if (args.sort !== undefined && !isFieldPath(args.sort.replace(/^-/, ""))) {
+      throw new PdppError(
+        "invalid_request",
+        'sort must be "field" or "-field" with a sortable field from schema(stream).',
+        {
+          param: "sort",
+        },
+      );
+    }
+    const base: [string, string][] = [...filterParams(filter)];
+    param(base, "sort", args.sort);
+    if (fields) param(base, "fields", fields.join(","));
+    param(base, "cursor", args.cursor);
+    param(base, "count", args.count);
+    param(base, "changes_since", args.changes_since);
+    param(base, "connection_id", connectionId);
+    param(base, "preview_chars", STRUCTURED_PREVIEW_CHARS);
+    const asked = args.limit ?? DEFAULT_LIMIT;
+    let limit = asked;
+    for (;;) {
+      const envelope = await rsApi.listRecords(deps.rs, "query_records", stream, [
+        ...base,
+        ["limit", String(limit)],
+      ]);
+      const fitted = fitPage(envelope, {
+        narrowed: fields !== undefined,
+        reduced: limit < asked ? limit : undefined,
+      });
+      if (fitted || limit === 1) {
+        const result =
+          fitted ??
+          buildStructured(envelope, {
+            maxChars: PREVIEW_LADDER[PREVIEW_LADDER.length - 1],
+            narrowed: fields !== undefined,
+            reduced: limit,
+          });
+        const text = renderRecordsText(envelope, {
+          stream,
+          narrowed: fields !== undefined,
+          reducedLimit: limit < asked ? limit : undefined,
+        });
+        return { content: [{ type: "text", text }], structuredContent: result };
+      }
+      limit = Math.max(1, Math.floor(Math.min(limit, envelope.data.length) / 2));
+    }
+  },
+});
+
+function buildStructured(
+  envelope: ListEnvelope<WireRecord>,
+  options: { maxChars: number; narrowed: boolean; reduced?: number },
+): Record<string, unknown> {
+  const ladder: LadderEntry[] = [];
+  const records = envelope.data.map((r) => {
+    const p = previewRecord(r, { maxChars: options.maxChars, narrowed: options.narrowed });
+    ladder.push(...p.ladder);
+    return p.record;
+  });
+  const warnings = [...(envelope.meta.warnings ?? [])];
+  if (options.reduced !== undefined) {
+    warnings.push({
+      code: "limit_reduced",
+      message: `limit reduced to ${options.reduced} to fit the result budget; page on with next_cursor.`,
+    });
+  }
+  return {
+    data: { ...envelope, data: records, meta: { ...envelope.meta, warnings } },
+    content_ladder: ladder,
+  };
+}
+
+/** The structured result at the largest preview that fits, or null when the page is too big. */
+function fitPage(
+  envelope: ListEnvelope<WireRecord>,
+  options: { narrowed: boolean; reduced?: number },
+): Record<string, unknown> | null {
+  for (const maxChars of PREVIEW_LADDER) {
+    const result = buildStructured(envelope, {
+      maxChars,
+      narrowed: options.narrowed,
+      reduced: options.reduced,
+    });
+    if (jsonChars(result) <= MAX_RESULT_CHARS - 200) return result;
+  }
+  return null;
+}

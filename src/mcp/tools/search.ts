@@ -1,0 +1,119 @@
+// Tool `search`: full-text search across granted streams; hits carry self-contained fetch ids.
+import { z } from "zod";
+import { PdppError } from "../../core/errors.js";
+import { jsonChars, MAX_RESULT_CHARS } from "../../core/render/budget.js";
+import { recordUrl } from "../../core/render/fetch-doc.js";
+import { checkFilter, filterParams } from "../../core/render/filter.js";
+import { type LadderEntry, snippetEntry } from "../../core/render/ladder.js";
+import { checkConnectionArg, wrapHitId } from "../../core/render/record-ref.js";
+import { renderSearchText, type SearchResultRow } from "../../core/render/search-text.js";
+import type { ListEnvelope, SearchHit } from "../../core/wire.js";
+import { param, rsApi } from "../rs-api.js";
+import { checkStream, connectionIdArg, filterArg } from "./common.js";
+import { defineTool, READ_ONLY_ANNOTATIONS, type ToolDeps } from "./types.js";
+
+const DEFAULT_LIMIT = 10;
+
+const inputSchema = z.strictObject({
+  query: z.string().min(1).describe('words (ANDed), "phrases", prefix*'),
+  streams: z.array(z.string()).optional().describe("limit to these streams"),
+  connection_id: connectionIdArg.optional(),
+  filter: filterArg.optional().describe("needs exactly one stream in streams"),
+  limit: z.int().min(1).max(100).optional().describe("merged hits, default 10"),
+  cursor: z.string().optional().describe("next_cursor, as-is"),
+});
+
+const resultRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  connection_id: z.string(),
+  connector_key: z.string(),
+  display_name: z.string(),
+  stream: z.string(),
+  record_id: z.string(),
+  time: z.string().nullable(),
+  snippet: z.string().nullable(),
+});
+
+function toRow(hit: SearchHit, deps: ToolDeps): SearchResultRow {
+  const time = hit.time ?? null;
+  const title = hit.title?.trim() ? hit.title : `${hit.display_name} · ${hit.stream} · ${time ?? "undated"}`;
+  return {
+    id: wrapHitId(hit),
+    title,
+    url: recordUrl(deps.providerUrl, hit),
+    connection_id: hit.connection_id,
+    connector_key: hit.connector_key,
+    display_name: hit.display_name,
+    stream: hit.stream,
+    record_id: hit.record_id,
+    time,
+    snippet: hit.snippet?.text ?? null,
+  };
+}
+
+function build(envelope: ListEnvelope<SearchHit>, deps: ToolDeps, reduced?: number) {
+  const rows = envelope.data.map((hit) => toRow(hit, deps));
+  const ladder: LadderEntry[] = [];
+  for (const [i, hit] of envelope.data.entries()) {
+    const mark = /<mark>(.*?)<\/mark>/.exec(hit.snippet?.text ?? "");
+    if (hit.snippet && mark && mark[1].length > 0 && hit.connection_id) {
+      ladder.push(snippetEntry({ ...hit, id: rows[i].id }, { path: hit.snippet.field, q: mark[1] }));
+    }
+  }
+  const warnings = [...(envelope.meta.warnings ?? [])];
+  if (reduced !== undefined)
+    warnings.push({
+      code: "limit_reduced",
+      message: `limit reduced to ${reduced} to fit the result budget.`,
+    });
+  const { data: _hits, ...rest } = envelope;
+  const structured = {
+    results: rows,
+    data: { ...rest, meta: { ...envelope.meta, warnings } },
+    content_ladder: ladder,
+  };
+  return { rows, structured };
+}
+
+export const searchTool = defineTool({
+  name: "search",
+  title: "Search records",
+  description:
+    "Full-text search over every granted stream (or streams), merged across connections; limit counts merged hits. Each hit has an id to pass as-is to fetch (it already names its connection), a title, source, time and a snippet with <mark> highlights. filter needs exactly one stream. Page with cursor=next_cursor.",
+  annotations: READ_ONLY_ANNOTATIONS,
+  inputSchema,
+  outputSchema: z.object({
+    results: z.array(resultRow),
+    data: z.looseObject({ object: z.literal("list"), has_more: z.boolean() }),
+    content_ladder: z.array(z.looseObject({ id: z.string() })),
+  }),
+  async handler(args, deps) {
+    if (args.query.length > 1000)
+      throw new PdppError("invalid_request", "query holds at most 1,000 characters.", { param: "query" });
+    const filter = checkFilter(args.filter);
+    const streams = args.streams?.map(checkStream);
+    if (filter && streams?.length !== 1) {
+      throw new PdppError("invalid_filter", 'filter needs exactly one stream: pass streams:["<stream>"].', {
+        param: "filter",
+      });
+    }
+    const base: [string, string][] = [["q", args.query], ...filterParams(filter)];
+    for (const s of streams ?? []) base.push(["streams", s]);
+    param(base, "cursor", args.cursor);
+    param(base, "connection_id", checkConnectionArg(args.connection_id));
+    const asked = args.limit ?? DEFAULT_LIMIT;
+    let limit = asked;
+    for (;;) {
+      const envelope = await rsApi.search(deps.rs, "search", [...base, ["limit", String(limit)]]);
+      const reduced = limit < asked ? limit : undefined;
+      const { rows, structured } = build(envelope, deps, reduced);
+      if (jsonChars(structured) <= MAX_RESULT_CHARS - 200 || limit === 1) {
+        const text = renderSearchText(envelope, rows, { reducedLimit: reduced });
+        return { content: [{ type: "text", text }], structuredContent: structured };
+      }
+      limit = Math.max(1, Math.floor(Math.min(limit, envelope.data.length) / 2));
+    }
+  },
+});
