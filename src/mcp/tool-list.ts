@@ -11,12 +11,26 @@ export interface ListedTool {
   outputSchema: Record<string, unknown>;
 }
 
+/** Drop keywords that restate defaults (safe-integer bounds, empty additionalProperties): bytes that say nothing. */
+function dropSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropSafeIntegerBounds);
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if ((key === "minimum" || key === "maximum") && Math.abs(v as number) === Number.MAX_SAFE_INTEGER)
+      continue;
+    // `{}` (any value) is JSON Schema's default for additionalProperties, and no properties is no constraint.
+    const empty = v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
+    if ((key === "additionalProperties" || key === "properties") && empty) continue;
+    out[key] = dropSafeIntegerBounds(v);
+  }
+  return out;
+}
+
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
+  const raw = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = raw;
+  return dropSafeIntegerBounds(rest) as Record<string, unknown>;
 }
 
 const cache = new WeakMap<ToolDefinition, ListedTool>();

@@ -39,7 +39,11 @@ export function balanceMarks(text: string): string {
 
 /** A snippet cut to `maxBytes` with no half tag and balanced <mark> pairs. */
 export function clipSnippet(snippet: string, maxBytes: number): string {
-  const clipped = clipBytes(snippet.replace(/\s+/g, " "), maxBytes).replace(/<\/?[a-z]*…$/, "…");
+  let text = snippet.replace(/\s+/g, " ");
+  const mark = text.indexOf("<mark>");
+  // Keep the first highlight visible: start shortly before it when it lies past the budget.
+  if (mark > maxBytes / 3) text = `…${text.slice(Math.max(0, mark - 40))}`;
+  const clipped = clipBytes(text, maxBytes).replace(/<\/?[a-z]*…$/, "…");
   return balanceMarks(clipped);
 }
 

@@ -13,7 +13,7 @@ export interface WindowSelectorArgs {
 }
 
 export type CheckedSelector =
-  | { kind: "cursor"; cursor: string; limit_chars?: number }
+  | { kind: "cursor"; cursor: string }
   | { kind: "range"; offset_chars: number; limit_chars?: number }
   | { kind: "match"; q: string; before_chars?: number; after_chars?: number };
 
@@ -35,7 +35,7 @@ export function checkSelector(args: WindowSelectorArgs): CheckedSelector {
   checkInt(args.before_chars, "before_chars", CONTEXT_MAX_CHARS);
   checkInt(args.after_chars, "after_chars", CONTEXT_MAX_CHARS);
   if (args.cursor !== undefined) {
-    for (const other of ["offset_chars", "q", "before_chars", "after_chars"] as const) {
+    for (const other of ["offset_chars", "limit_chars", "q", "before_chars", "after_chars"] as const) {
       if (args[other] !== undefined) {
         throw rule(`rule "cursor excludes every other selector": drop ${other} or cursor.`, other);
       }
@@ -49,7 +49,7 @@ export function checkSelector(args: WindowSelectorArgs): CheckedSelector {
         },
       );
     }
-    return { kind: "cursor", cursor: args.cursor, limit_chars: args.limit_chars };
+    return { kind: "cursor", cursor: args.cursor };
   }
   if (args.q !== undefined) {
     if (args.offset_chars !== undefined) {
@@ -75,7 +75,6 @@ export function selectorParams(selector: CheckedSelector): [string, string][] {
   };
   if (selector.kind === "cursor") {
     add("cursor", selector.cursor);
-    add("limit_chars", selector.limit_chars);
   } else if (selector.kind === "range") {
     add("offset_chars", selector.offset_chars);
     add("limit_chars", selector.limit_chars);

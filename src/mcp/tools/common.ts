@@ -7,13 +7,13 @@ import { FILTER_OPS } from "../../core/render/filter.js";
 export const connectionIdArg = z
   .string()
   .describe("cin_… from schema; needed when a stream has several connections");
-export const streamArg = z.string().min(1).describe("stream name from schema");
+export const streamArg = z.string().min(1);
 export const filterArg = z
   .array(
     z.strictObject({
       field: z.string(),
       op: z.enum(FILTER_OPS),
-      value: z.string().describe("compared by the field's type"),
+      value: z.string(),
     }),
   )
   .describe("conditions, ANDed");

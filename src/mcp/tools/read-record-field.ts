@@ -127,15 +127,15 @@ export async function readWindow(
       cursor: selector.kind === "cursor" ? selector.cursor : undefined,
     });
     const span = Math.max(1, answer.window.end_chars - answer.window.start_chars);
-    if (jsonChars(result) <= MAX_RESULT_CHARS - 500 || span <= 1 || attempt >= 8) return result;
+    const fits = jsonChars(result) <= MAX_RESULT_CHARS - 500;
+    // A cursor fixes its window size; only offset and match windows can be asked smaller.
+    if (fits || span <= 1 || attempt >= 8 || selector.kind === "cursor") return result;
     // Escaped text (quotes, control characters) can outgrow the cap: ask for a smaller window.
     const smaller = Math.max(1, Math.floor(span / 2));
     selector =
       selector.kind === "match"
         ? { ...selector, before_chars: Math.floor(smaller / 2), after_chars: Math.floor(smaller / 2) }
-        : selector.kind === "cursor"
-          ? { ...selector, limit_chars: smaller }
-          : { ...selector, limit_chars: smaller };
+        : { ...selector, limit_chars: smaller };
   }
 }
 
@@ -157,7 +157,7 @@ export const readRecordFieldTool = defineTool({
   name: "read_record_field",
   title: "Read a long text field in windows",
   description:
-    "Read one text field of one record in bounded windows. Name the record by id (as search/fetch print it) or connection_id + stream + record_id, and the field by field_path. Choose one selector: cursor (next_cursor/previous_cursor, alone), offset_chars + limit_chars (default 4096, max 16384), or q (+ before_chars/after_chars, default 2048, max 8192) to centre on a match; none starts at 0. The text is a JSON header line, then the window verbatim; follow next_cursor until complete.",
+    "Read one text field of one record in bounded windows. Name the record by id (as search/fetch print it) or connection_id + stream + record_id. One selector: cursor (alone), offset_chars + limit_chars (default 4096, max 16384), or q + before_chars/after_chars (default 2048, max 8192) to centre on a match; none starts at 0. Text: a JSON header line, then the window verbatim. Follow next_cursor to the end.",
   annotations: READ_ONLY_ANNOTATIONS,
   inputSchema,
   outputSchema,

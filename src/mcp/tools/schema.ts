@@ -18,7 +18,7 @@ export const schemaTool = defineTool({
   name: "schema",
   title: "Schema: streams, connections and field capabilities",
   description:
-    "Start here. Without stream: an index of every granted stream grouped by connector, with each connection's connection_id, label and record counts. With stream: each field's type and what it supports (exact/range filter ops, sort, aggregations, long text), with a legend, so you can build filter, sort, fields and aggregate arguments. detail:\"full\" adds the JSON Schema and needs stream (and connection_id when the stream has several connections).",
+    "Start here. Without stream: an index of every granted stream by connector, with each connection's connection_id, label and record counts. With stream: every field's type and what it supports (filter ops, sort, aggregations, long text) plus a legend, enough to build filter, sort, fields and aggregate arguments. detail:\"full\" adds the JSON Schema; it needs stream.",
   annotations: READ_ONLY_ANNOTATIONS,
   inputSchema,
   outputSchema: z.object({
