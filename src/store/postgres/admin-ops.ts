@@ -1,6 +1,7 @@
 // Owner-side bookkeeping on Postgres: secrets, manifests, connections, tokens, grants, access log.
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
+import { PdppError } from "../../core/errors.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest } from "../../core/manifest.js";
 import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
@@ -63,7 +64,7 @@ export async function getConnection(pool: pg.Pool, connectionId: string): Promis
 
 export async function listConnections(pool: pg.Pool): Promise<Connection[]> {
   const { rows } = await pool.query<Connection>(
-    `SELECT ${CONNECTION_COLUMNS} FROM connections ORDER BY connector_key, display_name, connection_id`,
+    `SELECT ${CONNECTION_COLUMNS} FROM connections ORDER BY connection_id`,
   );
   return rows;
 }
@@ -96,10 +97,17 @@ function grantFromRow(row: GrantRow): StoredGrant {
 
 export async function createGrant(pool: pg.Pool, grant: StoredGrant): Promise<void> {
   const { token_hash, ...body } = grant;
-  await pool.query(
-    "INSERT INTO grants (grant_id, token_hash, body, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)",
-    [grant.grant_id, token_hash, JSON.stringify(body), grant.created_at, grant.revoked_at],
-  );
+  try {
+    await pool.query(
+      "INSERT INTO grants (grant_id, token_hash, body, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)",
+      [grant.grant_id, token_hash, JSON.stringify(body), grant.created_at, grant.revoked_at],
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505") {
+      throw new PdppError("invalid_request", "that grant id or token already exists.");
+    }
+    throw error;
+  }
 }
 
 async function grantWhere(pool: pg.Pool, where: string, value: string): Promise<StoredGrant | null> {

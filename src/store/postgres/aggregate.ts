@@ -1,10 +1,13 @@
 // aggregate on Postgres: metrics over payload fields, group_by (arrays by element) and
 // group_by_time with AT TIME ZONE and to_char keys identical to core/time-buckets.ts bucketKey.
+// Ordering and key rules mirror sqlite/aggregate.ts (values desc, keys asc in byte order, nulls last).
 import type pg from "pg";
+import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
-import { fieldSchemaAt, isTimeLike } from "../../core/manifest.js";
+import { fieldSchemaAt } from "../../core/manifest.js";
+import { resolveTimeZone } from "../../core/time-buckets.js";
 import type { AggregateQuery, AggregateResult, TimeGranularity } from "../store.js";
-import { Params, payloadPath, scopesClause } from "./sql-scope.js";
+import { fieldKind, Params, payloadPath, requireGranted, scopesClause, timeLikeExpr } from "./sql-scope.js";
 
 const BUCKET_FORMAT: Record<TimeGranularity, string> = {
   minute: 'YYYY-MM-DD"T"HH24:MI',
@@ -16,57 +19,72 @@ const BUCKET_FORMAT: Record<TimeGranularity, string> = {
   year: "YYYY",
 };
 
-/** Text form of a jsonb scalar as JS would print it (numbers through float8: 5.0 → "5"). */
-function keyText(value: string): string {
-  return `(CASE jsonb_typeof(${value})
-    WHEN 'string' THEN ${value} #>> '{}'
-    WHEN 'number' THEN ((${value})::numeric::float8)::text
+/** Text form of a jsonb scalar as JS prints it (numbers through float8: 5.0 → "5"). */
+function keyText(jsonb: string): string {
+  return `(CASE jsonb_typeof(${jsonb})
+    WHEN 'string' THEN ${jsonb} #>> '{}'
+    WHEN 'number' THEN ((${jsonb})::numeric::float8)::text
     WHEN 'null' THEN NULL
-    ELSE (${value})::text END)`;
+    ELSE (${jsonb})::text END)`;
 }
 
-/** The instant a time-like field holds, as timestamptz (NULL when absent or unparsable). */
-function timeExpression(params: Params, scope: StreamScope, field: string): string {
-  if (field === scope.stream.time_field) return "(r.time)::timestamptz";
-  return `pdpp_try_time(${payloadPath(params, field)} #>> '{}')`;
-}
+type ValueKind = "number" | "text";
 
-/** SQL for the metric over the rows in scope (or in a group). */
-function metricExpression(params: Params, scope: StreamScope, query: AggregateQuery): string {
-  const { metric, field } = query;
-  if (!field) return "count(*)";
-  if (field === scope.stream.time_field) {
-    if (metric === "count") return "count(r.time)";
-    if (metric === "count_distinct") return "count(DISTINCT r.time)";
-    if (metric === "min" || metric === "max") return `${metric}(r.time)`;
-  }
+/** A field's comparable value: normalised time, typed number, or text (byte order). */
+function fieldValue(params: Params, scope: StreamScope, field: string): { sql: string; kind: ValueKind } {
+  const kind = fieldKind(scope.stream, field);
+  if (kind === "time_column") return { sql: "r.time", kind: "text" };
+  if (kind === "time_like") return { sql: timeLikeExpr(params, field), kind: "text" };
   const p = payloadPath(params, field);
-  const present = `(${p} IS NOT NULL AND jsonb_typeof(${p}) <> 'null')`;
-  const numeric = `(CASE WHEN jsonb_typeof(${p}) = 'number' THEN (${p})::numeric END)`;
   const type = fieldSchemaAt(scope.stream, field)?.type;
-  switch (metric) {
-    case "count":
-      return `count(*) FILTER (WHERE ${present})`;
-    case "count_distinct":
-      return `count(DISTINCT ${p}) FILTER (WHERE ${present})`;
-    case "sum":
-      return `sum(${numeric})`;
-    default: {
-      if (type === "number" || type === "integer") return `${metric}(${numeric})`;
-      return `${metric}((CASE WHEN jsonb_typeof(${p}) = 'string' THEN ${p} #>> '{}' END) COLLATE "C")`;
-    }
+  if (type === "number" || type === "integer") {
+    return { sql: `(CASE WHEN jsonb_typeof(${p}) = 'number' THEN (${p})::float8 END)`, kind: "number" };
   }
+  if (kind === "boolean")
+    return {
+      sql: `(CASE WHEN jsonb_typeof(${p}) = 'boolean' THEN (${p})::boolean::int END)`,
+      kind: "number",
+    };
+  return {
+    sql: `(CASE WHEN jsonb_typeof(${p}) = 'string' THEN ${p} #>> '{}' END) COLLATE "C"`,
+    kind: "text",
+  };
 }
 
-function valueOut(query: AggregateQuery, scope: StreamScope, raw: unknown): number | string | null {
+function metricSql(
+  params: Params,
+  scope: StreamScope,
+  query: AggregateQuery,
+): { sql: string; kind: ValueKind } {
+  if (!query.field) {
+    if (query.metric !== "count") {
+      throw new PdppError("invalid_request", `metric ${query.metric} needs a field.`, { param: "field" });
+    }
+    return { sql: "count(*)", kind: "number" };
+  }
+  if (query.metric === "count" || query.metric === "count_distinct") {
+    // Any non-null JSON value counts (arrays and objects included), as json_extract does on SQLite.
+    const kind = fieldKind(scope.stream, query.field);
+    const v =
+      kind === "time_column" || kind === "time_like"
+        ? fieldValue(params, scope, query.field).sql
+        : nonNull(params, query.field);
+    return { sql: query.metric === "count" ? `count(${v})` : `count(DISTINCT ${v})`, kind: "number" };
+  }
+  const value = fieldValue(params, scope, query.field);
+  if (query.metric === "sum")
+    return { sql: `sum(${value.kind === "number" ? value.sql : "NULL::float8"})`, kind: "number" };
+  return { sql: `${query.metric}(${value.sql})`, kind: value.kind };
+}
+
+function nonNull(params: Params, field: string): string {
+  const p = payloadPath(params, field);
+  return `(CASE WHEN jsonb_typeof(${p}) <> 'null' THEN ${p} END)`;
+}
+
+function valueOut(kind: ValueKind, raw: unknown): number | string | null {
   if (raw === null || raw === undefined) return null;
-  const { metric, field } = query;
-  if (metric === "count" || metric === "count_distinct" || metric === "sum") return Number(raw);
-  if (!field || field === scope.stream.time_field) return String(raw);
-  const type = fieldSchemaAt(scope.stream, field)?.type;
-  if ((type === "number" || type === "integer") && !isTimeLike(fieldSchemaAt(scope.stream, field)))
-    return Number(raw);
-  return String(raw);
+  return kind === "number" ? Number(raw) : String(raw);
 }
 
 export async function aggregate(
@@ -74,70 +92,82 @@ export async function aggregate(
   scopes: StreamScope[],
   query: AggregateQuery,
 ): Promise<AggregateResult> {
-  if (scopes.length === 0)
-    return {
-      filteredRecordCount: 0,
-      ...(query.groupBy || query.groupByTime
-        ? { groups: [], groupCount: 0, otherCount: 0 }
-        : { value: query.metric.startsWith("count") ? 0 : null }),
-    };
-  const scope = scopes[0];
+  const live = scopes.filter((s) => s.connectionIds.length > 0);
+  const groupField = query.groupBy ?? query.groupByTime?.field;
+  const zone = query.groupByTime ? resolveTimeZone(query.groupByTime.timeZone) : undefined;
+  for (const scope of live) {
+    if (query.field) requireGranted(scope, query.field);
+    if (groupField) requireGranted(scope, groupField, query.groupBy ? "group_by" : "group_by_time");
+  }
+  if (live.length === 0) {
+    return groupField
+      ? { groups: [], groupCount: 0, otherCount: 0, filteredRecordCount: 0 }
+      : {
+          value: query.metric === "count" || query.metric === "count_distinct" ? 0 : null,
+          filteredRecordCount: 0,
+        };
+  }
+  const scope = live[0];
   const params = new Params();
-  const visible = scopesClause(params, scopes, { conditions: query.conditions });
+  const visible = scopesClause(params, live, { conditions: query.conditions });
   const visibleParams = [...params.values];
-  const metric = metricExpression(params, scope, query);
-  const base = `FROM records r WHERE ${visible}`;
+  const counted = await pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM records r WHERE ${visible}`,
+    visibleParams,
+  );
+  const filteredRecordCount = Number(counted.rows[0].n);
+  const metric = metricSql(params, scope, query);
 
-  if (!query.groupBy && !query.groupByTime) {
-    const { rows } = await pool.query<{ value: unknown; n: string }>(
-      `SELECT ${metric} AS value, count(*) AS n ${base}`,
+  if (!groupField) {
+    const { rows } = await pool.query<{ value: unknown }>(
+      `SELECT ${metric.sql} AS value FROM records r WHERE ${visible}`,
       params.values,
     );
-    return { value: valueOut(query, scope, rows[0].value), filteredRecordCount: Number(rows[0].n) };
+    return { value: valueOut(metric.kind, rows[0].value), filteredRecordCount };
   }
 
-  let keyFrom: string;
-  let order: string;
-  let lateral = "";
+  let key: string;
+  let from = "records r";
   if (query.groupByTime) {
-    const { field, granularity, timeZone } = query.groupByTime;
-    const t = timeExpression(params, scope, field);
-    keyFrom = `to_char(${t} AT TIME ZONE ${params.add(timeZone)}, ${params.add(BUCKET_FORMAT[granularity])})`;
-    // The most recent buckets are kept; the caller gets them in ascending key order.
-    order = "key DESC";
+    const t = fieldValue(params, scope, query.groupByTime.field).sql;
+    key = `to_char((${t})::timestamptz AT TIME ZONE ${params.add(zone)}, ${params.add(BUCKET_FORMAT[query.groupByTime.granularity])})`;
+  } else if (fieldKind(scope.stream, groupField) === "array") {
+    // Inner join: a record without elements is in no group (json_each on SQLite agrees).
+    const g = payloadPath(params, groupField);
+    from = `records r CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN ${g} IS NULL THEN '[]'::jsonb
+              WHEN jsonb_typeof(${g}) = 'array' THEN ${g} ELSE jsonb_build_array(${g}) END) AS ge(elem)`;
+    key = keyText("ge.elem");
+  } else if (fieldKind(scope.stream, groupField) === "boolean") {
+    key = keyText(payloadPath(params, groupField));
   } else {
-    const g = payloadPath(params, query.groupBy as string);
-    lateral = `LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${g}) = 'array' THEN ${g}
-                 ELSE jsonb_build_array(${g}) END) AS ge(elem) ON TRUE`;
-    keyFrom = keyText("ge.elem");
-    order = 'value DESC NULLS LAST, key COLLATE "C" ASC NULLS FIRST';
+    const v = fieldValue(params, scope, groupField);
+    key = v.kind === "number" ? `(${v.sql})::text` : v.sql;
+    if (v.kind === "text" && fieldKind(scope.stream, groupField) === "plain")
+      key = keyText(payloadPath(params, groupField));
   }
-  const timeFilter = query.groupByTime ? "WHERE key IS NOT NULL" : "";
+  const timeOnly = query.groupByTime ? "WHERE key IS NOT NULL" : "";
+  const order = query.groupByTime
+    ? 'key COLLATE "C" DESC'
+    : `value DESC NULLS LAST, key COLLATE "C" ASC NULLS LAST`;
   const { rows } = await pool.query<{
     key: string | null;
     value: unknown;
     n: string;
     groups: string;
     members: string;
-    records: string;
   }>(
-    `WITH filtered AS (SELECT r.* ${base}),
-     keyed AS (SELECT r.*, ${keyFrom} AS key FROM filtered r ${lateral}),
-     grouped AS (SELECT key, ${metric} AS value, count(*) AS n FROM keyed r ${timeFilter} GROUP BY key)
-     SELECT key, value, n, count(*) OVER () AS groups, sum(n) OVER () AS members,
-            (SELECT count(*) FROM filtered) AS records
+    `WITH grouped AS (
+       SELECT * FROM (SELECT ${key} AS key, ${metric.sql} AS value, count(*) AS n FROM ${from}
+                      WHERE ${visible} GROUP BY 1) g ${timeOnly}
+     )
+     SELECT key, value, n, count(*) OVER () AS groups, sum(n) OVER () AS members
      FROM grouped ORDER BY ${order} LIMIT ${params.add(query.limit)}`,
     params.values,
   );
-  const kept = query.groupByTime ? [...rows].reverse() : rows;
+  const shown = query.groupByTime ? [...rows].reverse() : rows;
   const shownMembers = rows.reduce((sum, r) => sum + Number(r.n), 0);
-  let filteredRecordCount = rows.length > 0 ? Number(rows[0].records) : 0;
-  if (rows.length === 0) {
-    const counted = await pool.query<{ n: string }>(`SELECT count(*) AS n ${base}`, visibleParams);
-    filteredRecordCount = Number(counted.rows[0].n);
-  }
   return {
-    groups: kept.map((r) => ({ key: r.key, value: valueOut(query, scope, r.value) })),
+    groups: shown.map((r) => ({ key: r.key, value: valueOut(metric.kind, r.value) })),
     groupCount: rows.length > 0 ? Number(rows[0].groups) : 0,
     otherCount: rows.length > 0 ? Number(rows[0].members) - shownMembers : 0,
     filteredRecordCount,

@@ -1,14 +1,13 @@
 // readFieldWindow on Postgres: windows of chunked text fields touch at most two chunks; a `q`
 // window scans chunks only until the first match. Other string fields are windowed in memory.
 import type pg from "pg";
-import { isFieldGranted } from "../../core/capabilities.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
-import { sha256Digest } from "../../core/ids.js";
+import { isFieldPath, sha256Digest } from "../../core/ids.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
 import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
-import { Params, scopeClause } from "./sql-scope.js";
+import { Params, requireGranted, scopeClause } from "./sql-scope.js";
 import { findInStoredText, readTextRange, windowSpan } from "./text-store.js";
 
 interface WindowRow {
@@ -31,9 +30,10 @@ export async function readFieldWindow(
   ref: { connectionId: string; recordId: string; path: string; selector: WindowSelector },
 ): Promise<FieldWindow | null> {
   const { path, selector } = ref;
-  if (!isFieldGranted(scope.stream, scope.fields, path)) {
-    throw new PdppError("field_not_granted", `field ${path} is not granted.`, { param: "field" });
-  }
+  requireGranted(scope, path);
+  if (!isFieldPath(path))
+    throw new PdppError("invalid_filter", `${JSON.stringify(path)} is not a field path.`);
+  if (!scope.connectionIds.includes(ref.connectionId)) return null;
   const params = new Params();
   const pathParam = params.add(path);
   const { rows } = await pool.query<WindowRow>(

@@ -12,6 +12,7 @@ import type { IngestOp, IngestResult } from "../store.js";
 import { getConnection, getManifest } from "./admin-ops.js";
 import { inTransaction } from "./pool.js";
 import { type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
+import { MAX_SEARCH_FIELDS } from "./search-sql.js";
 import { insertTextFields, type TextFieldRow, textFieldRow } from "./text-store.js";
 
 interface PreparedOp {
@@ -82,9 +83,13 @@ export async function applyBatch(
   if (prepared.length === 0) return result;
 
   await inTransaction(pool, async (client) => {
+    // Writers take turns: versions are then handed out in commit order, so a changes_since reader
+    // that has seen version n can never later find a smaller version committed behind it.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_ingest:' || current_schema()))");
     const existing = await lockExisting(client, target, prepared);
     // Replay the ops in order against the current state; only each record's last write is stored.
-    const finalWrites = new Map<string, PreparedOp>();
+    const finalWrites = new Map<string, PreparedOp & { slot: number }>();
+    let versionSlots = 0;
     for (const op of prepared) {
       const before = existing.get(op.recordId);
       const live = before !== undefined && !before.deleted;
@@ -96,17 +101,23 @@ export async function applyBatch(
         if (live) result.updated++;
         else result.added++;
       } else {
-        if (!live) continue; // deleting what is absent (or already deleted) changes nothing
+        if (!live) {
+          result.unchanged++; // deleting what is absent (or already deleted) changes nothing
+          continue;
+        }
         result.deleted++;
       }
       existing.set(op.recordId, { rid: before?.rid ?? "", digest: op.digest, deleted: op.op === "delete" });
-      finalWrites.delete(op.recordId); // keep insertion order = order of the last write
-      finalWrites.set(op.recordId, op);
+      // Every change takes the next version (as on SQLite); a record keeps its last one.
+      versionSlots++;
+      finalWrites.delete(op.recordId);
+      finalWrites.set(op.recordId, { ...op, slot: versionSlots });
     }
     await writeRecords(client, {
       stream,
       connectionId: target.connectionId,
-      writes: [...finalWrites.values()],
+      writes: [...finalWrites.values()].sort((a, b) => a.slot - b.slot),
+      versionSlots,
     });
   });
   return result;
@@ -128,10 +139,20 @@ async function lockExisting(
 
 async function writeRecords(
   client: pg.PoolClient,
-  batch: { stream: StreamDef; connectionId: string; writes: PreparedOp[] },
+  batch: {
+    stream: StreamDef;
+    connectionId: string;
+    writes: (PreparedOp & { slot: number })[];
+    versionSlots: number;
+  },
 ): Promise<void> {
   const { stream, writes } = batch;
   if (writes.length === 0) return;
+  const drawn = await client.query<{ v: string }>(
+    "SELECT nextval('record_version_seq') AS v FROM generate_series(1, $1::int)",
+    [batch.versionSlots],
+  );
+  const versions = drawn.rows.map((r) => Number(r.v)).sort((a, b) => a - b);
   const emittedAt = new Date().toISOString();
   const textPaths = stream.text_fields ?? [];
   const stored = writes.map((w) => {
@@ -140,19 +161,17 @@ async function writeRecords(
     for (const path of textPaths) if (typeof getPath(copy, path) === "string") deletePath(copy, path);
     return copy;
   });
-  // Versions are drawn in op order so a later write always carries a higher version.
+  // A tombstone keeps its time so a grant's time range still hides it (as on SQLite).
   const { rows } = await client.query<{ rid: string; record_id: string }>(
-    `WITH input AS (
-       SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::jsonb[])
-         WITH ORDINALITY AS t(record_id, time, digest, deleted, payload, ord)
-     ), versioned AS (
-       SELECT input.*, nextval('record_version_seq') AS version FROM input ORDER BY ord
-     )
-     INSERT INTO records (connection_id, stream, record_id, emitted_at, time, version, digest, deleted, payload)
-     SELECT $1, $2, record_id, $8, time, version, digest, deleted, payload FROM versioned ORDER BY ord
+    `INSERT INTO records (connection_id, stream, record_id, emitted_at, time, version, digest, deleted, payload)
+     SELECT $1, $2, record_id, $8, time, version, digest, deleted, payload
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::jsonb[], $9::bigint[])
+       AS t(record_id, time, digest, deleted, payload, version)
      ON CONFLICT (connection_id, stream, record_id) DO UPDATE SET
-       emitted_at = EXCLUDED.emitted_at, time = EXCLUDED.time, version = EXCLUDED.version,
-       digest = EXCLUDED.digest, deleted = EXCLUDED.deleted, payload = EXCLUDED.payload
+       emitted_at = EXCLUDED.emitted_at,
+       time = CASE WHEN EXCLUDED.deleted THEN records.time ELSE EXCLUDED.time END,
+       version = EXCLUDED.version, digest = EXCLUDED.digest, deleted = EXCLUDED.deleted,
+       payload = EXCLUDED.payload
      RETURNING rid, record_id`,
     [
       batch.connectionId,
@@ -163,6 +182,7 @@ async function writeRecords(
       writes.map((w) => w.op === "delete"),
       stored.map((s) => JSON.stringify(s)),
       emittedAt,
+      writes.map((w) => versions[w.slot - 1]),
     ],
   );
   const ridOf = new Map(rows.map((r) => [r.record_id, r.rid]));
@@ -179,7 +199,7 @@ async function writeRecords(
       const value = getPath(write.data, path);
       if (typeof value === "string") texts.push(textFieldRow(rid, path, value));
     }
-    for (const field of stream.query?.search ?? []) {
+    for (const field of (stream.query?.search ?? []).slice(0, MAX_SEARCH_FIELDS)) {
       for (const row of searchRowsFor(field, searchableTextRaw(getPath(write.data, field))))
         searchRows.push({ ...row, rid });
     }

@@ -3,10 +3,11 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
+import { normalizeTime } from "../../core/time.js";
 import type { ListPosition, ListQuery, ListResult, SortSpec } from "../store.js";
 import { scopeFinder } from "./reads.js";
 import { hydrateRecords, RECORD_COLUMNS, RECORD_FROM, type RecordRow } from "./record-rows.js";
-import { Params, payloadPath, scopesClause } from "./sql-scope.js";
+import { fieldKind, Params, payloadPath, requireGranted, scopesClause, timeLikeExpr } from "./sql-scope.js";
 
 type SortKind = "time" | "number" | "boolean" | "string";
 
@@ -17,6 +18,8 @@ export function sortExpression(
   field: string,
 ): { sql: string; kind: SortKind } {
   if (field === scope.stream.time_field) return { sql: "r.time", kind: "time" };
+  if (fieldKind(scope.stream, field) === "time_like")
+    return { sql: `(${timeLikeExpr(params, field)})`, kind: "time" };
   const p = payloadPath(params, field);
   const type = fieldSchemaAt(scope.stream, field)?.type;
   if (type === "number" || type === "integer") {
@@ -34,6 +37,7 @@ export function sortExpression(
 function typedParam(params: Params, kind: SortKind, value: ListPosition["sortValue"]): string {
   if (kind === "number") return `${params.add(value)}::numeric`;
   if (kind === "boolean") return `${params.add(value)}::boolean`;
+  if (kind === "time") return `${params.add(value === null ? null : normalizeTime(value))}::text COLLATE "C"`;
   return `${params.add(value === null ? null : String(value))}::text COLLATE "C"`;
 }
 
@@ -67,7 +71,9 @@ export async function listRecords(
   scopes: StreamScope[],
   query: ListQuery,
 ): Promise<ListResult> {
+  scopes = scopes.filter((s) => s.connectionIds.length > 0);
   if (scopes.length === 0) return { records: [], hasMore: false, ...(query.countExact ? { count: 0 } : {}) };
+  for (const scope of scopes) requireGranted(scope, query.sort.field, "sort");
   const params = new Params();
   const visible = scopesClause(params, scopes, { conditions: query.conditions });
   const countParams = [...params.values];

@@ -94,6 +94,10 @@ EXCEPTION WHEN others THEN
   RETURN NULL;
 END
 $fn$;
+-- core/time.ts normalizeTime in SQL: ISO-8601 UTC with milliseconds, NULL when not a time.
+CREATE FUNCTION pdpp_time(value text) RETURNS text LANGUAGE sql STABLE AS $fn$
+  SELECT to_char(pdpp_try_time(value) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$fn$;
 `,
   },
 ];

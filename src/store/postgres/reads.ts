@@ -23,6 +23,7 @@ export async function getRecord(
   scope: StreamScope,
   ref: { connectionId: string; recordId: string; fields?: string[]; previewChars?: number },
 ): Promise<StoredRecord | null> {
+  if (!scope.connectionIds.includes(ref.connectionId)) return null;
   const params = new Params();
   const { rows } = await pool.query<RecordRow>(
     `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
@@ -48,6 +49,7 @@ export async function countRecords(pool: pg.Pool, scope: StreamScope): Promise<R
   );
   const counts: Record<string, number> = {};
   for (const id of scope.connectionIds) counts[id] = 0;
+  if (scope.connectionIds.length === 0) return counts;
   for (const row of rows) counts[row.connection_id] = Number(row.n);
   return counts;
 }

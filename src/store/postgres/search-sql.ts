@@ -1,7 +1,7 @@
 // tsquery construction from parsed search terms: literal lexemes quoted into tsquery input syntax
 // and passed as parameters (::tsquery), so no user text is ever read as tsquery operators.
-import { isFieldGranted } from "../../core/capabilities.js";
 import type { StreamScope } from "../../core/grant.js";
+import { isPathGranted } from "../../core/projection.js";
 import type { SearchTerm } from "../../core/search-query.js";
 import { quoteLexeme } from "./search-index.js";
 
@@ -17,9 +17,14 @@ export function anyTermQuery(terms: SearchTerm[]): string {
   return terms.map(termQuery).join(" | ");
 }
 
-/** Search fields a scope may match on: declared searchable and granted. */
+/** Search fields indexed per stream (SQLite's FTS table has 16 columns; both stores agree). */
+export const MAX_SEARCH_FIELDS = 16;
+
+/** Search fields a scope may match on: declared searchable (first 16) and granted. */
 export function grantedSearchFields(scope: StreamScope): string[] {
-  return (scope.stream.query?.search ?? []).filter((f) => isFieldGranted(scope.stream, scope.fields, f));
+  return (scope.stream.query?.search ?? [])
+    .slice(0, MAX_SEARCH_FIELDS)
+    .filter((f) => isPathGranted(f, scope.fields));
 }
 
 /** (connection_id, field) pairs allowed to match: the granted search fields of each visible connection. */

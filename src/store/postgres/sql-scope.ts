@@ -1,6 +1,13 @@
 // SQL fragments shared by every Postgres read: parameters, the grant scope (connections, stream,
 // time range, no tombstones) and typed payload conditions — enforced in SQL, never after the fact.
+// Semantics mirror sqlite/scope-sql.ts: time-like fields compare as normalised ISO strings, array
+// fields match when any element satisfies the comparison, strings compare in byte order.
+import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
+import { isFieldPath } from "../../core/ids.js";
+import { fieldSchemaAt, isTimeLike, type StreamDef } from "../../core/manifest.js";
+import { isPathGranted } from "../../core/projection.js";
+import { normalizeTime } from "../../core/time.js";
 import type { FieldCondition } from "../store.js";
 
 /** Collects positional parameters; `add` returns the placeholder to splice into SQL. */
@@ -12,12 +19,37 @@ export class Params {
   }
 }
 
+/** Refuse any use of a field the scope does not grant (the RS checks first; this is the backstop). */
+export function requireGranted(scope: StreamScope, path: string, param = "field"): void {
+  if (!isPathGranted(path, scope.fields)) {
+    throw new PdppError("field_not_granted", `field ${path} is not granted.`, { param });
+  }
+}
+
 /** The jsonb at a dotted payload path (`#>` with a text[] parameter, so paths never become SQL). */
 export function payloadPath(params: Params, path: string, alias = "r"): string {
+  if (!isFieldPath(path))
+    throw new PdppError("invalid_filter", `${JSON.stringify(path)} is not a field path.`);
   return `(${alias}.payload #> ${params.add(path.split("."))}::text[])`;
 }
 
-/** Visibility of records under one scope: its stream, its connections, its time range, live only. */
+export type FieldKind = "time_column" | "time_like" | "array" | "boolean" | "plain";
+
+export function fieldKind(stream: StreamDef, path: string): FieldKind {
+  if (path === stream.time_field) return "time_column";
+  const schema = fieldSchemaAt(stream, path);
+  if (isTimeLike(schema)) return "time_like";
+  if (schema?.type === "array") return "array";
+  if (schema?.type === "boolean") return "boolean";
+  return "plain";
+}
+
+/** Normalised ISO time of a time-like payload field (NULL when absent or not a time). */
+export function timeLikeExpr(params: Params, path: string): string {
+  return `pdpp_time(${payloadPath(params, path)} #>> '{}') COLLATE "C"`;
+}
+
+/** Visibility of records under one scope: its stream, its connections, its time range. */
 export function scopeClause(
   params: Params,
   scope: StreamScope,
@@ -30,19 +62,20 @@ export function scopeClause(
   ];
   if (!options.withTombstones) parts.push(`NOT ${alias}.deleted`);
   // A bounded scope hides records without a time: they cannot be shown to lie inside the range.
-  if (scope.since !== null) parts.push(`${alias}.time >= ${params.add(scope.since)}`);
-  if (scope.until !== null) parts.push(`${alias}.time < ${params.add(scope.until)}`);
+  if (scope.since) parts.push(`${alias}.time >= ${params.add(normalizeTime(scope.since))}`);
+  if (scope.until) parts.push(`${alias}.time < ${params.add(normalizeTime(scope.until))}`);
   return `(${parts.join(" AND ")})`;
 }
 
-/** Visibility under any of several scopes (lists and search fan in over them). */
+/** Visibility under any of several scopes, each with the same conditions. */
 export function scopesClause(
   params: Params,
   scopes: StreamScope[],
   options: { withTombstones?: boolean; conditions?: FieldCondition[] } = {},
 ): string {
-  if (scopes.length === 0) return "FALSE";
-  const each = scopes.map((s) => {
+  const live = scopes.filter((s) => s.connectionIds.length > 0);
+  if (live.length === 0) return "FALSE";
+  const each = live.map((s) => {
     const visible = scopeClause(params, s, { withTombstones: options.withTombstones });
     const conditions = options.conditions?.length
       ? ` AND ${conditionsClause(params, s, options.conditions)}`
@@ -52,25 +85,40 @@ export function scopesClause(
   return `(${each.join(" OR ")})`;
 }
 
-const RANGE_SQL = { gte: ">=", gt: ">", lte: "<=", lt: "<" } as const;
+const OPS = { eq: "=", gte: ">=", gt: ">", lte: "<=", lt: "<" } as const;
 
-/** One payload condition; `eq` on an array matches an element (jsonb containment does both). */
-export function conditionClause(params: Params, scope: StreamScope, condition: FieldCondition): string {
-  const { field, op, value } = condition;
-  if (field === scope.stream.time_field) {
-    const sqlOp = op === "eq" ? "=" : RANGE_SQL[op];
-    return `r.time ${sqlOp} ${params.add(String(value))}`;
-  }
-  const p = payloadPath(params, field);
-  if (op === "eq") return `${p} @> ${params.add(JSON.stringify(value))}::jsonb`;
-  const sqlOp = RANGE_SQL[op];
+/** Compare a jsonb value with a bound scalar, only when the JSON type matches the value's type. */
+function typedCompare(
+  params: Params,
+  jsonb: string,
+  condition: { op: FieldCondition["op"]; value: unknown },
+): string {
+  const op = OPS[condition.op];
+  const { value } = condition;
   if (typeof value === "number") {
-    return `(jsonb_typeof(${p}) = 'number' AND (${p})::numeric ${sqlOp} ${params.add(value)}::numeric)`;
+    return `(jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::numeric ${op} ${params.add(value)}::numeric)`;
   }
   if (typeof value === "boolean") {
-    return `(jsonb_typeof(${p}) = 'boolean' AND (${p})::boolean ${sqlOp} ${params.add(value)}::boolean)`;
+    return `(jsonb_typeof(${jsonb}) = 'boolean' AND (${jsonb})::boolean ${op} ${params.add(value)}::boolean)`;
   }
-  return `(jsonb_typeof(${p}) = 'string' AND (${p} #>> '{}') COLLATE "C" ${sqlOp} ${params.add(value)} COLLATE "C")`;
+  return `(jsonb_typeof(${jsonb}) = 'string' AND (${jsonb} #>> '{}') COLLATE "C" ${op} ${params.add(String(value))})`;
+}
+
+/** One payload condition (field_not_granted when the scope hides the field). */
+export function conditionClause(params: Params, scope: StreamScope, condition: FieldCondition): string {
+  requireGranted(scope, condition.field, `filter[${condition.field}]`);
+  const { field, op, value } = condition;
+  const kind = fieldKind(scope.stream, field);
+  if (kind === "time_column") return `r.time ${OPS[op]} ${params.add(normalizeTime(value))}`;
+  if (kind === "time_like")
+    return `${timeLikeExpr(params, field)} ${OPS[op]} ${params.add(normalizeTime(value))}`;
+  const p = payloadPath(params, field);
+  if (kind === "array") {
+    // An array matches when any element satisfies the comparison (eq: contains).
+    return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${p}) = 'array' THEN ${p}
+              ELSE jsonb_build_array(${p}) END) AS el(v) WHERE ${typedCompare(params, "el.v", { op, value })})`;
+  }
+  return typedCompare(params, p, { op, value });
 }
 
 export function conditionsClause(params: Params, scope: StreamScope, conditions: FieldCondition[]): string {
