@@ -1,0 +1,223 @@
+// Contract: full-text search — AND semantics across granted fields, phrases, prefixes, grant
+// hiding (fields, connections, time), snippets, deterministic order, recall and hostile syntax.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { parseSearchQuery, type SearchTerm } from "../../../src/core/search-query.js";
+import { matchesAllTerms } from "../../../src/core/snippet.js";
+import { CHUNK_CHARS } from "../../../src/core/text-chunks.js";
+import type { SearchQuery, StoredSearchHit } from "../../../src/store/store.js";
+import type { TestBackend } from "../../helpers/backends.js";
+import { allMessages, byteCompare, type Loaded, openLoaded, scopeOf } from "./fixtures.js";
+
+export function searchContract(backend: TestBackend): void {
+  describe("search", () => {
+    let L: Loaded;
+    before(async () => {
+      L = await openLoaded(backend);
+      const long = `${"filler words here ".repeat(Math.ceil(CHUNK_CHARS / 18) + 10)} the xylophone <solo> & more`;
+      await L.store.applyBatch(L.connB, "messages", [
+        {
+          op: "upsert",
+          data: { message_id: "long", subject: "Concert", body: long, sent_at: "2023-06-01T00:00:00Z" },
+        },
+      ]);
+    });
+    after(async () => L.opened.cleanup());
+    const run = (q: string, options: Partial<SearchQuery> & { scope?: ReturnType<typeof scopeOf> } = {}) =>
+      L.store.search([options.scope ?? scopeOf(L)], {
+        terms: parseSearchQuery(q),
+        conditions: options.conditions ?? [],
+        limit: options.limit ?? 100,
+        offset: options.offset ?? 0,
+        rankWindow: options.rankWindow ?? 10_000,
+      });
+    const ids = (hits: StoredSearchHit[]) => hits.map((h) => h.recordId).sort();
+    const oracle = (terms: SearchTerm[], fields = ["subject", "from", "body", "secret_note"]) =>
+      allMessages(L)
+        .filter((m) => matchesAllTerms(fields.map((f) => String(m[f] ?? "")).join(" \n "), terms))
+        .map((m) => m.message_id)
+        .sort();
+
+    test("words are AND-ed across the granted search fields", async () => {
+      const result = await run("invoice budget");
+      assert.deepEqual(ids(result.hits), oracle(parseSearchQuery("invoice budget")));
+      assert.ok(result.hits.length > 0);
+      assert.deepEqual(ids((await run("alice piano")).hits), oracle(parseSearchQuery("alice piano")));
+      assert.deepEqual((await run("invoice nonexistentword")).hits, []);
+      assert.deepEqual(result.recall, { complete: true, rankingScope: "all_matches" });
+    });
+
+    test("phrases need adjacency; prefixes match token starts", async () => {
+      const phrase = await run('"talks about piano"');
+      assert.deepEqual(ids(phrase.hits), oracle(parseSearchQuery('"talks about piano"')));
+      assert.ok(phrase.hits.length > 0);
+      assert.deepEqual((await run('"about talks"')).hits, []);
+      const prefix = await run("invo*");
+      assert.deepEqual(ids(prefix.hits), oracle(parseSearchQuery("invo*")));
+      assert.equal(prefix.hits.length, 10);
+      assert.deepEqual((await run("invo")).hits, []);
+    });
+
+    test("hits carry identity, title, matched fields and a marked snippet", async () => {
+      const { hits } = await run("budget", { scope: scopeOf(L, { fields: ["subject", "body", "sent_at"] }) });
+      const m00 = hits.find((h) => h.recordId === "m00");
+      assert.ok(m00);
+      assert.equal(m00.connectionId, L.connA);
+      assert.equal(m00.connectorKey, "testmail");
+      assert.equal(m00.stream, "messages");
+      assert.equal(m00.time, "2024-01-01T00:00:00.000Z");
+      assert.equal(m00.title, "Invoice March");
+      assert.deepEqual(m00.matchedFields, ["body"]);
+      assert.deepEqual(m00.snippet, {
+        field: "body",
+        text: "Message 0 talks about <mark>budget</mark> and piano.",
+      });
+      assert.equal(typeof m00.score, "number");
+      const titleOnly = (await run("march", { scope: scopeOf(L, { fields: ["body"] }) })).hits;
+      assert.deepEqual(titleOnly, []);
+      const noTitle = (await run("budget", { scope: scopeOf(L, { fields: ["body"] }) })).hits;
+      assert.ok(noTitle.length > 0 && noTitle.every((h) => h.title === null));
+    });
+
+    test("snippets prefer a non-title field and come from chunked text", async () => {
+      const both = (await run("invoice")).hits.find((h) => h.recordId === "m00");
+      assert.deepEqual(both?.snippet, { field: "subject", text: "<mark>Invoice</mark> March" });
+      const long = (await run("xylophone")).hits;
+      assert.deepEqual(ids(long), ["long"]);
+      assert.equal(long[0].snippet?.field, "body");
+      assert.match(long[0].snippet?.text ?? "", /the <mark>xylophone<\/mark> &lt;solo&gt; &amp; more$/);
+    });
+
+    test("a query matching only a hidden field returns nothing; snippets never show hidden fields", async () => {
+      const granted = scopeOf(L, { fields: ["subject", "from", "body"] });
+      assert.deepEqual((await run("zebracode", { scope: granted })).hits, []);
+      assert.deepEqual((await run("invoice sentinel", { scope: granted })).hits, []);
+      const all = await run("zebracode");
+      assert.equal(all.hits.length, 30);
+      assert.ok(
+        all.hits.every((h) => h.matchedFields.join() === "secret_note" && h.snippet?.field === "secret_note"),
+      );
+      const invoice = await run("invoice", { scope: granted });
+      for (const hit of invoice.hits) {
+        assert.ok(!JSON.stringify(hit).includes("SENTINEL"));
+        assert.ok(!hit.matchedFields.includes("secret_note"));
+      }
+    });
+
+    test("connections and time ranges hide hits", async () => {
+      const onlyB = await run("message", { scope: scopeOf(L, { connectionIds: [L.connB] }) });
+      assert.equal(onlyB.hits.length, 15);
+      assert.ok(onlyB.hits.every((h) => h.connectionId === L.connB));
+      const ranged = await run("message", { scope: scopeOf(L, { since: "2024-02-01T00:00:00Z" }) });
+      const expected = allMessages(L)
+        .filter((m) => typeof m.sent_at === "string" && m.sent_at >= "2024-02-01T00:00:00.000Z")
+        .map((m) => m.message_id)
+        .sort();
+      assert.deepEqual(ids(ranged.hits), expected);
+    });
+
+    test("conditions narrow a single-scope search", async () => {
+      const { hits } = await run("message", {
+        conditions: [{ field: "from", op: "eq", value: "alice@example.com" }],
+      });
+      assert.deepEqual(
+        ids(hits),
+        allMessages(L)
+          .filter((m) => m.from === "alice@example.com")
+          .map((m) => m.message_id)
+          .sort(),
+      );
+    });
+
+    test("order is score desc, then time desc (nulls last), connection, stream, record; paging is exact", async () => {
+      const full = (await run("message")).hits;
+      assert.equal(full.length, 30);
+      for (let i = 1; i < full.length; i++) {
+        const [a, b] = [full[i - 1], full[i]];
+        if (a.score !== b.score) assert.ok(a.score > b.score);
+        else if (a.time !== b.time) assert.ok(b.time === null || (a.time !== null && a.time > b.time));
+        else assert.ok(byteCompare(`${a.connectionId}/${a.recordId}`, `${b.connectionId}/${b.recordId}`) < 0);
+      }
+      assert.deepEqual(await run("message"), {
+        hits: full,
+        hasMore: false,
+        recall: { complete: true, rankingScope: "all_matches" },
+      });
+      const paged: StoredSearchHit[] = [];
+      for (let offset = 0; ; offset += 7) {
+        const page = await run("message", { limit: 7, offset });
+        paged.push(...page.hits);
+        assert.equal(page.hasMore, offset + 7 < 30);
+        if (!page.hasMore) break;
+      }
+      assert.deepEqual(paged, full);
+    });
+
+    test("recall: complete within rankWindow, honest candidate window beyond it", async () => {
+      const within = await run("message", { rankWindow: 30 });
+      assert.deepEqual(within.recall, { complete: true, rankingScope: "all_matches" });
+      const beyond = await run("message", { rankWindow: 10 });
+      assert.equal(beyond.recall.complete, false);
+      assert.equal(beyond.recall.rankingScope, "candidate_window");
+      if (beyond.recall.matchedEstimate !== undefined) assert.ok(beyond.recall.matchedEstimate > 10);
+      assert.equal(beyond.hits.length, 10);
+      assert.equal(beyond.hasMore, false);
+      assert.equal(new Set(beyond.hits.map((h) => h.recordId)).size, 10);
+    });
+
+    test("deleted and replaced text is no longer found", async () => {
+      await L.store.applyBatch(L.connA, "messages", [
+        {
+          op: "upsert",
+          data: { message_id: "tmp1", subject: "quokka", body: "first", sent_at: "2024-01-01T00:00:00Z" },
+        },
+        {
+          op: "upsert",
+          data: { message_id: "tmp2", subject: "wombat", body: "second", sent_at: "2024-01-01T00:00:00Z" },
+        },
+      ]);
+      assert.deepEqual(ids((await run("quokka")).hits), ["tmp1"]);
+      await L.store.applyBatch(L.connA, "messages", [
+        { op: "delete", data: { message_id: "tmp1" } },
+        {
+          op: "upsert",
+          data: { message_id: "tmp2", subject: "numbat", body: "second", sent_at: "2024-01-01T00:00:00Z" },
+        },
+      ]);
+      assert.deepEqual((await run("quokka")).hits, []);
+      assert.deepEqual((await run("wombat")).hits, []);
+      assert.deepEqual(ids((await run("numbat")).hits), ["tmp2"]);
+    });
+
+    test("FTS and SQL syntax in q is inert text, never an error", async () => {
+      const hostile = [
+        '"',
+        "*",
+        "NEAR(invoice budget)",
+        "invoice OR lunch",
+        "invoice AND",
+        "-invoice",
+        "subject:invoice",
+        "(",
+        ")",
+        "^invoice",
+        "{c0}:x",
+        '""',
+        "'",
+        "; DROP TABLE records; --",
+        "invoice NOT lunch",
+        "c0 : invoice",
+        "\\",
+        "%_",
+      ];
+      for (const q of hostile) {
+        const result = await run(q);
+        assert.ok(Array.isArray(result.hits), q);
+      }
+      assert.deepEqual(ids((await run("subject:invoice")).hits), []);
+      assert.deepEqual(ids((await run("(invoice)")).hits), oracle(parseSearchQuery("invoice")));
+      assert.deepEqual(ids((await run("-invoice")).hits), oracle(parseSearchQuery("invoice")));
+      assert.deepEqual((await run("")).hits, []);
+    });
+  });
+}
