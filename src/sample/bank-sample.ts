@@ -67,7 +67,7 @@ export function buildTransactionsCsv(rng: Rng, options: { count: number; startMs
   let time = options.startMs;
   for (let i = 0; i < options.count; i++) {
     time += rng.int(2, 40) * 3_600_000;
-    const date = new Date(time).toISOString().slice(0, 19) + "Z";
+    const date = `${new Date(time).toISOString().slice(0, 19)}Z`;
     let row: string[];
     if (i % 30 === 0) {
       row = [

@@ -32,18 +32,10 @@ export function buildConversations(rng: Rng, options: { count: number; startSeco
       if (parent) mapping[parent]!.children.push(nodeId);
     };
     let t = time;
-    const msg = (msgId: string, role: string, text: string, model?: string) => ({
-      id: msgId,
-      author: { role, name: null, metadata: {} },
-      create_time: (t += rng.int(5, 90)),
-      update_time: null,
-      content: { content_type: "text", parts: [text] },
-      status: "finished_successfully",
-      end_turn: role === "assistant",
-      weight: 1,
-      metadata: model ? { model_slug: model } : {},
-      recipient: "all",
-    });
+    const msg = (msgId: string, role: string, text: string, model?: string) => {
+      t += rng.int(5, 90);
+      return message({ msgId, role, text, model, time: t });
+    };
     const model = rng.pick(["gpt-4o", "gpt-4o", "o3-mini", "gpt-4.1"]);
     add(`${id}-root`, null, null);
     add(`${id}-system`, `${id}-root`, msg(`${id}-system`, "system", ""));
@@ -82,4 +74,19 @@ export function buildConversations(rng: Rng, options: { count: number; startSeco
     });
   }
   return conversations;
+}
+
+function message(m: { msgId: string; role: string; text: string; model?: string; time: number }): unknown {
+  return {
+    id: m.msgId,
+    author: { role: m.role, name: null, metadata: {} },
+    create_time: m.time,
+    update_time: null,
+    content: { content_type: "text", parts: [m.text] },
+    status: "finished_successfully",
+    end_turn: m.role === "assistant",
+    weight: 1,
+    metadata: m.model ? { model_slug: m.model } : {},
+    recipient: "all",
+  };
 }
