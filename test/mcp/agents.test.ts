@@ -96,7 +96,7 @@ describe("client classes", () => {
 
   test("resource-aware agent: follows resource_link through resources/read to the end", async () => {
     const search = await call(client, "search", { query: "quarterly archive" });
-    const id = (search.structured?.results as { id: string }[])[0].id;
+    const id = (search.structured.results as { id: string }[])[0].id;
     const first = await client.callTool({
       name: "read_record_field",
       arguments: { id, field_path: "body", limit_chars: 16384 },

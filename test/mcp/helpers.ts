@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export interface Channels {
   isError: boolean;
   text: string;
-  structured: Record<string, unknown> | undefined;
+  structured: Record<string, unknown>;
   content: { type: string; text?: string; uri?: string }[];
 }
 
@@ -21,7 +21,7 @@ export async function call(client: Client, name: string, args: Record<string, un
   return {
     isError: result.isError === true,
     text,
-    structured: result.structuredContent,
+    structured: result.structuredContent ?? {},
     content: result.content,
   };
 }
@@ -35,5 +35,5 @@ export function errorOf(channels: Channels): { code: string; [k: string]: unknow
 /** Size of the larger channel, in characters. */
 export function channelChars(channels: Channels): { text: number; structured: number } {
   const text = channels.content.reduce((n, c) => n + (c.text?.length ?? 0) + (c.uri?.length ?? 0), 0);
-  return { text, structured: channels.structured ? JSON.stringify(channels.structured).length : 0 };
+  return { text, structured: JSON.stringify(channels.structured).length };
 }

@@ -24,8 +24,8 @@ describe("ids", () => {
     const id = `${world.home}/messages:shared-1`;
     const r = await call(client, "fetch", { id });
     assert.equal(r.isError, false, r.text);
-    assert.equal(r.structured?.id, id);
-    assert.equal(r.structured?.title, "Shared zebra note home");
+    assert.equal(r.structured.id, id);
+    assert.equal(r.structured.title, "Shared zebra note home");
     assert.deepEqual(Object.keys(r.structured ?? {}).sort(), ["id", "metadata", "text", "title", "url"]);
     assert.equal(r.content.length, 1);
     assert.deepEqual(JSON.parse(r.text), r.structured);
@@ -34,7 +34,7 @@ describe("ids", () => {
   test("equal connection_id is fine; a different one is conflicting_connection_id with zero RS calls", async () => {
     const id = `${world.work}/messages:shared-1`;
     const ok = await call(client, "fetch", { id, connection_id: world.work });
-    assert.equal(ok.structured?.title, "Shared zebra note work");
+    assert.equal(ok.structured.title, "Shared zebra note work");
     spy.calls = [];
     const bad = await call(spyClient, "fetch", { id, connection_id: world.home });
     assert.equal(bad.isError, true);
@@ -44,8 +44,8 @@ describe("ids", () => {
 
   test("legacy id: scoped by connection_id works; unscoped on a shared record is the RS's ambiguous_connection", async () => {
     const scoped = await call(client, "fetch", { id: "messages:shared-1", connection_id: world.home });
-    assert.equal(scoped.structured?.id, "messages:shared-1");
-    assert.equal((scoped.structured?.metadata as { connection_id: string }).connection_id, world.home);
+    assert.equal(scoped.structured.id, "messages:shared-1");
+    assert.equal((scoped.structured.metadata as { connection_id: string }).connection_id, world.home);
     const ambiguous = await call(client, "fetch", { id: "messages:shared-1" });
     assert.equal(ambiguous.isError, true);
     const err = errorOf(ambiguous);
@@ -97,24 +97,24 @@ describe("ids", () => {
     for (const [i, key] of HOSTILE_KEYS.entries()) {
       const recordId = encodeRecordId([key]);
       const r = await call(client, "search", { query: `"Subject ${i} ledger"`, streams: ["messages"] });
-      const results = r.structured?.results as { id: string; record_id: string }[];
+      const results = r.structured.results as { id: string; record_id: string }[];
       const hit = results.find((h) => h.record_id === recordId);
       assert.ok(hit, `no hit for ${key}: ${r.text}`);
       assert.equal(hit.id, `${world.work}/messages:${recordId}`);
       assert.ok(r.text.includes(`id=${hit.id}\n`), `id not printed whole: ${r.text}`);
       const doc = await call(client, "fetch", { id: hit.id });
       assert.equal(doc.isError, false, `${hit.id}: ${doc.text}`);
-      assert.equal(doc.structured?.id, hit.id);
-      assert.equal((doc.structured?.metadata as { record_id: string }).record_id, recordId);
-      assert.equal(doc.structured?.text, `Short body ${i} about the ledger.`);
+      assert.equal(doc.structured.id, hit.id);
+      assert.equal((doc.structured.metadata as { record_id: string }).record_id, recordId);
+      assert.equal(doc.structured.text, `Short body ${i} about the ledger.`);
       const w = await call(client, "read_record_field", { id: hit.id, field_path: "subject" });
-      assert.equal((w.structured?.window as { text: string }).text, `Subject ${i} ledger`);
+      assert.equal((w.structured.window as { text: string }).text, `Subject ${i} ledger`);
     }
   });
 
   test("search ids embed the connection; text prints each shown id whole and names first_fetch_id", async () => {
     const r = await call(client, "search", { query: "zebra" });
-    const results = r.structured?.results as {
+    const results = r.structured.results as {
       id: string;
       connection_id: string;
       stream: string;
