@@ -139,11 +139,10 @@ export async function aggregate(
     key = keyText("ge.elem");
   } else if (fieldKind(scope.stream, groupField) === "boolean") {
     key = keyText(payloadPath(params, groupField));
+  } else if (fieldKind(scope.stream, groupField) === "plain") {
+    key = keyText(payloadPath(params, groupField));
   } else {
-    const v = fieldValue(params, scope, groupField);
-    key = v.kind === "number" ? `(${v.sql})::text` : v.sql;
-    if (v.kind === "text" && fieldKind(scope.stream, groupField) === "plain")
-      key = keyText(payloadPath(params, groupField));
+    key = fieldValue(params, scope, groupField).sql;
   }
   const timeOnly = query.groupByTime ? "WHERE key IS NOT NULL" : "";
   const order = query.groupByTime

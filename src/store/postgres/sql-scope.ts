@@ -95,11 +95,12 @@ function typedCompare(
 ): string {
   const op = OPS[condition.op];
   const { value } = condition;
+  // CASE, not AND: Postgres does not promise to test the type before evaluating the cast.
   if (typeof value === "number") {
-    return `(jsonb_typeof(${jsonb}) = 'number' AND (${jsonb})::numeric ${op} ${params.add(value)}::numeric)`;
+    return `(CASE WHEN jsonb_typeof(${jsonb}) = 'number' THEN (${jsonb})::numeric END) ${op} ${params.add(value)}::numeric`;
   }
   if (typeof value === "boolean") {
-    return `(jsonb_typeof(${jsonb}) = 'boolean' AND (${jsonb})::boolean ${op} ${params.add(value)}::boolean)`;
+    return `(CASE WHEN jsonb_typeof(${jsonb}) = 'boolean' THEN (${jsonb})::boolean END) ${op} ${params.add(value)}::boolean`;
   }
   return `(jsonb_typeof(${jsonb}) = 'string' AND (${jsonb} #>> '{}') COLLATE "C" ${op} ${params.add(String(value))})`;
 }
