@@ -106,11 +106,11 @@ describe("client classes", () => {
     let assembled = firstText.slice(firstText.indexOf("\n") + 1);
     const link = blocks.find((b) => b.type === "resource_link");
     assert.ok(link?.uri?.startsWith("pdpp://field-window/"));
-    let uri: string | null = link.uri ?? null;
+    let uri: string | null = link?.uri ?? null;
     let reads = 0;
     while (uri) {
       const res = await client.readResource({ uri });
-      const content = res.contents[0] as {
+      const content = res.contents[0] as unknown as {
         text: string;
         mimeType: string;
         _meta: { next_uri: string | null };
