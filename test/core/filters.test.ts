@@ -8,7 +8,8 @@ import { CHAT_MANIFEST, MAIL_MANIFEST } from "../rs/fixture-manifests.js";
 const mail = { stream: MAIL_MANIFEST.streams[0], fields: "all" as const };
 const chat = { stream: CHAT_MANIFEST.streams[0], fields: "all" as const };
 const entries = (qs: string) => [...new URLSearchParams(qs).entries()];
-const resolve = (qs: string, scopes = [mail]) => resolveFilters(parseFilterEntries(entries(qs)), scopes);
+const resolve = (qs: string, scopes: { stream: typeof mail.stream; fields: string[] | "all" }[] = [mail]) =>
+  resolveFilters(parseFilterEntries(entries(qs)), scopes);
 const fail = (fn: () => unknown): PdppError => {
   try {
     fn();
