@@ -1,5 +1,15 @@
 // Canonical JSON (object keys sorted, no whitespace) so equal payloads always hash to the same digest.
-import { sha256Digest } from "./ids.js";
+import * as crypto from "node:crypto";
+
+// One-shot hashing (Node ≥ 20.12) is several times faster than createHash for small payloads,
+// which matters at 50k records/s; the output is the same "sha256:<hex>" as ids.ts sha256Digest.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+
+/** "sha256:<hex>" of UTF-8 text (fast path of core/ids.ts sha256Digest). */
+export function fastSha256Digest(text: string): string {
+  if (oneShot) return `sha256:${oneShot("sha256", text)}`;
+  return `sha256:${crypto.createHash("sha256").update(text).digest("hex")}`;
+}
 
 function canonicalValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : canonicalValue(item)));
@@ -21,5 +31,5 @@ export function canonicalJson(value: unknown): string {
 
 /** "sha256:…" of the canonical JSON of a payload: the record digest both stores use. */
 export function payloadDigest(data: unknown): string {
-  return sha256Digest(canonicalJson(data));
+  return fastSha256Digest(canonicalJson(data));
 }

@@ -29,6 +29,19 @@ function pkOnly(data: Record<string, unknown>, stream: StreamDef): Record<string
   return out;
 }
 
+/** A copy of `data` sharing everything except the objects on the way to `path` (which we mutate). */
+function copyAlong(data: Record<string, unknown>, path: string): Record<string, unknown> {
+  const root = { ...data };
+  let current = root;
+  for (const segment of path.split(".").slice(0, -1)) {
+    const next = current[segment];
+    if (next === null || typeof next !== "object" || Array.isArray(next)) break;
+    current[segment] = { ...(next as Record<string, unknown>) };
+    current = current[segment] as Record<string, unknown>;
+  }
+  return root;
+}
+
 function prepareUpsert(data: Record<string, unknown>, stream: StreamDef): PreparedOp {
   const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(data, k)));
   const digest = payloadDigest(data);
@@ -43,7 +56,7 @@ function prepareUpsert(data: Record<string, unknown>, stream: StreamDef): Prepar
   for (const path of stream.text_fields ?? []) {
     const value = getPath(data, path);
     if (typeof value !== "string") continue;
-    if (stored === data) stored = structuredClone(data);
+    stored = copyAlong(stored, path);
     texts.push({ path, text: value });
     deletePath(stored, path);
   }

@@ -36,7 +36,8 @@ const MIGRATIONS: { version: number; sql: string }[] = [
         UNIQUE (connection_id, stream, record_id)
       );
       CREATE INDEX records_connection_time ON records (connection_id, stream, time, record_id);
-      CREATE INDEX records_stream_time ON records (stream, time, connection_id, record_id);
+      -- Partial and covering for live rows: ordered pages and counts across connections never touch tombstones.
+      CREATE INDEX records_stream_time ON records (stream, time, connection_id, record_id) WHERE deleted = 0;
       CREATE INDEX records_stream_version ON records (stream, version);
       CREATE TABLE text_fields (
         record_row INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,

@@ -76,15 +76,13 @@ export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuer
     ORDER BY sort_value ${dir}, r.connection_id ${dir}, r.record_id ${dir} LIMIT ?`;
   const rows = db.stmt(sql).all(...sortExpr.params, ...params, query.limit + 1) as RecordRow[];
   const byConnection = scopeByConnection(live);
-  const records = rows
-    .slice(0, query.limit)
-    .map((row) =>
-      materialize(db, row, {
-        scope: rowScope(byConnection, row),
-        fields: query.fields,
-        previewChars: query.previewChars,
-      }),
-    );
+  const records = rows.slice(0, query.limit).map((row) =>
+    materialize(db, row, {
+      scope: rowScope(byConnection, row),
+      fields: query.fields,
+      previewChars: query.previewChars,
+    }),
+  );
   const result: ListResult = { records, hasMore: rows.length > query.limit };
   if (query.countExact) {
     result.count = (
@@ -104,15 +102,13 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
     ORDER BY r.version LIMIT ?`;
   const rows = db.stmt(sql).all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[];
   const byConnection = scopeByConnection(live);
-  const records: StoredRecord[] = rows
-    .slice(0, query.limit)
-    .map((row) =>
-      materialize(db, row, {
-        scope: rowScope(byConnection, row),
-        fields: query.fields,
-        previewChars: query.previewChars,
-      }),
-    );
+  const records: StoredRecord[] = rows.slice(0, query.limit).map((row) =>
+    materialize(db, row, {
+      scope: rowScope(byConnection, row),
+      fields: query.fields,
+      previewChars: query.previewChars,
+    }),
+  );
   return {
     records,
     hasMore: rows.length > query.limit,

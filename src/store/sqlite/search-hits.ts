@@ -3,7 +3,7 @@
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import type { SearchTerm } from "../../core/search-query.js";
-import { buildSnippet } from "../../core/snippet.js";
+import { buildSnippet, matchesTerms } from "../../core/snippet.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { FTS_COLUMNS } from "./migrations.js";
@@ -60,38 +60,44 @@ function titleOf(db: SqliteDb, c: Candidate, payload: Record<string, unknown>): 
   return typeof value === "string" ? value : null;
 }
 
-function snippetFrom(
+/** The field's text for matching and snippets: the payload value, or chunks until one matches. */
+function matchedText(
   db: SqliteDb,
   c: Candidate,
   field: { name: string; payload: Record<string, unknown>; terms: SearchTerm[] },
 ) {
   if (!isChunked(c, field.name)) {
     const text = displayText(getPath(field.payload, field.name));
-    return text === null ? null : buildSnippet(text, field.terms);
+    return text !== null && matchesTerms(text, field.terms) ? text : null;
   }
   let scanned = 0;
   for (const chunk of iterateChunks(db, c.id, field.name)) {
-    const snippet = buildSnippet(chunk, field.terms);
-    if (snippet !== null || ++scanned >= MAX_SNIPPET_CHUNKS) return snippet;
+    if (matchesTerms(chunk, field.terms)) return chunk;
+    if (++scanned >= MAX_SNIPPET_CHUNKS) break;
   }
-  return null;
+  // Beyond the scan budget, ask the index whether a term occurs in this field at all.
+  const column = grantedColumns(c.scope).find((g) => g.field === field.name)?.column;
+  if (column === undefined) return null;
+  const hit = db
+    .stmt("SELECT 1 FROM search_index WHERE search_index MATCH ? AND rowid = ?")
+    .get(matchAnyExpr(field.terms, column), c.id);
+  return hit ? "" : null;
 }
 
 export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): StoredSearchHit {
   const row = db.stmt("SELECT payload FROM records WHERE id = ?").get(c.id) as { payload: string };
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
-  const matched = grantedColumns(c.scope)
-    .filter(({ column }) =>
-      db
-        .stmt("SELECT 1 FROM search_index WHERE search_index MATCH ? AND rowid = ?")
-        .get(matchAnyExpr(terms, column), c.id),
-    )
-    .map(({ field }) => field);
+  const texts = new Map<string, string>();
+  for (const { field } of grantedColumns(c.scope)) {
+    const text = matchedText(db, c, { name: field, payload, terms });
+    if (text !== null) texts.set(field, text);
+  }
+  const matched = [...texts.keys()];
   const titleField = c.scope.stream.title_field;
   const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
   let snippet: StoredSearchHit["snippet"] = null;
   for (const name of ordered) {
-    const text = snippetFrom(db, c, { name, payload, terms });
+    const text = buildSnippet(texts.get(name) ?? "", terms);
     if (text !== null) {
       snippet = { field: name, text };
       break;

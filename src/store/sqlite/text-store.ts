@@ -1,6 +1,6 @@
 // Chunked storage of text_fields (65,536 code points per row, size and digest beside them):
 // writing, reassembly, previews and the chunk reads field windows are built from.
-import { sha256Digest } from "../../core/ids.js";
+import { fastSha256Digest } from "../../core/canonical-json.js";
 import {
   CHUNK_CHARS,
   codePointLength,
@@ -30,7 +30,7 @@ export function writeText(
       : (chunks.length - 1) * CHUNK_CHARS + codePointLength(chunks[chunks.length - 1]);
   db.stmt(
     "INSERT INTO text_fields (record_row, path, size_chars, digest, chunk_count) VALUES (?, ?, ?, ?, ?)",
-  ).run(recordRow, field.path, size, sha256Digest(field.text), chunks.length);
+  ).run(recordRow, field.path, size, fastSha256Digest(field.text), chunks.length);
   const insert = db.stmt("INSERT INTO text_chunks (record_row, path, seq, text) VALUES (?, ?, ?, ?)");
   chunks.forEach((chunk, seq) => {
     insert.run(recordRow, field.path, seq, chunk);
