@@ -5,9 +5,10 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import type { StreamScope } from "../../src/core/grant.js";
 import type { Manifest } from "../../src/core/manifest.js";
+import { bucketKey } from "../../src/core/time-buckets.js";
 import { MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
-import type { Store } from "../../src/store/store.js";
+import type { Store, TimeGranularity } from "../../src/store/store.js";
 import { dropTestSchema, newTestSchemaName, pgTestUrl } from "../helpers/pg.js";
 
 const url = pgTestUrl();
@@ -195,5 +196,45 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
       quoted.hits.map((h) => h.recordId),
       ["mark"],
     );
+  });
+
+  test("group_by_time keys equal core bucketKey across DST changes and ISO week-years", async () => {
+    const times = [
+      "2024-03-31T00:59:59.000Z", // Paris 01:59 CET, just before the spring change
+      "2024-03-31T01:00:00.000Z", // Paris 03:00 CEST
+      "2024-10-27T00:30:00.000Z", // Paris 02:30 CEST (first pass)
+      "2024-10-27T01:30:00.000Z", // Paris 02:30 CET (second pass)
+      "2024-12-30T12:00:00.000Z", // ISO week 2025-W01
+      "2021-01-03T23:30:00.000Z", // ISO week 2020-W53 (UTC), 2021-W01 in Asia/Tokyo
+      "2023-12-31T23:30:00.000Z", // a new year in Paris, not in UTC
+    ];
+    const dst = (await store.ensureConnection("notes", "dst")).connection_id;
+    await store.applyBatch(
+      dst,
+      "notes",
+      times.map((at, i) => ({ op: "upsert" as const, data: { id: `t${i}`, at } })),
+    );
+    const granularities: TimeGranularity[] = ["minute", "hour", "day", "week", "month", "quarter", "year"];
+    for (const timeZone of ["Europe/Paris", "Asia/Tokyo", "America/St_Johns", "UTC"]) {
+      for (const granularity of granularities) {
+        const result = await store.aggregate([scopeOf([dst])], {
+          metric: "count",
+          conditions: [],
+          groupByTime: { field: "at", granularity, timeZone },
+          limit: 100,
+        });
+        const expected = new Map<string, number>();
+        for (const t of times) {
+          const key = bucketKey(t, granularity, timeZone);
+          expected.set(key, (expected.get(key) ?? 0) + 1);
+        }
+        const keys = [...expected.keys()].sort();
+        assert.deepEqual(
+          result.groups,
+          keys.map((key) => ({ key, value: expected.get(key) })),
+          `${timeZone} ${granularity}`,
+        );
+      }
+    }
   });
 });

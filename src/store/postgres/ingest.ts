@@ -23,12 +23,15 @@ interface PreparedOp {
   time: string | null;
 }
 
-// Postgres text and jsonb cannot hold U+0000; SQLite can. Rejecting the op keeps the batch honest.
-function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNul);
+// Postgres text and jsonb cannot hold U+0000 nor an unpaired UTF-16 surrogate; SQLite can.
+// Rejecting the op (with the reason) keeps the batch honest instead of failing it or altering data.
+const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === "string") return UNSTORABLE_RE.test(value);
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
   if (value !== null && typeof value === "object") {
-    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || containsNul(v));
+    return Object.entries(value).some(([k, v]) => UNSTORABLE_RE.test(k) || hasUnstorableText(v));
   }
   return false;
 }
@@ -37,7 +40,9 @@ function prepare(stream: StreamDef, op: IngestOp): PreparedOp {
   if (op.op !== "upsert" && op.op !== "delete") throw new Error('op must be "upsert" or "delete"');
   const problem = op.op === "upsert" ? validateRecord(op.data, stream) : primaryKeyProblem(op.data, stream);
   if (problem) throw new Error(problem);
-  if (containsNul(op.data)) throw new Error("text containing U+0000 (NUL) cannot be stored on Postgres");
+  if (hasUnstorableText(op.data)) {
+    throw new Error("text containing U+0000 (NUL) or an unpaired surrogate cannot be stored on Postgres");
+  }
   const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(op.data, k)));
   if (op.op === "delete") {
     // A tombstone keeps only the primary key (what changes_since shows for a delete).
