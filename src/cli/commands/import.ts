@@ -9,7 +9,7 @@ import { loadManifestFile } from "../../importers/generic.js";
 import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
 import type { CliContext } from "../context.js";
 
-interface ImportFlags {
+export interface ImportFlags {
   connection?: string;
   manifest?: string;
   infer?: boolean;
@@ -56,7 +56,7 @@ export function register(program: Command, context: CliContext): void {
   }
 }
 
-async function runImportCommand(
+export async function runImportCommand(
   context: CliContext,
   kind: ImportKind,
   file: string,

@@ -1,0 +1,72 @@
+// Import throughput: streams an mbox into a temp SQLite store through the in-process RS (the same path
+// as `pdpp import mbox`) and prints messages/s, MB/s and peak RSS. Usage: tsx bench/import-mbox.ts --file F
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { hashToken, newToken } from "../src/core/ids.js";
+import { importFile } from "../src/importers/import-file.js";
+import { createApp } from "../src/rs/app.js";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+
+const { values } = parseArgs({
+  options: {
+    file: { type: "string", default: "bench/data/bench.mbox" },
+    "batch-size": { type: "string", default: "500" },
+    keep: { type: "boolean", default: false },
+  },
+});
+
+const dir = mkdtempSync(join(tmpdir(), "pdpp-bench-import-"));
+const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
+const ownerToken = newToken("owner");
+await store.putOwnerToken(hashToken(ownerToken));
+const app = createApp({ store });
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 100);
+const started = performance.now();
+let lastLog = started;
+const result = await importFile(
+  { fetch: async (r) => app.fetch(r), baseUrl: "http://127.0.0.1", ownerToken },
+  {
+    kind: "mbox",
+    path: values.file!,
+    connectionLabel: "Bench mail",
+    batchSize: Number(values["batch-size"]),
+    onProgress: (p) => {
+      const now = performance.now();
+      if (now - lastLog > 10_000) {
+        lastLog = now;
+        const secs = (now - started) / 1000;
+        process.stderr.write(
+          `  ${p.read} msgs, ${(p.bytesRead / 1024 ** 2).toFixed(0)} MB, ${(p.read / secs).toFixed(0)} msgs/s\n`,
+        );
+      }
+    },
+  },
+);
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+peakRss = Math.max(peakRss, process.memoryUsage().rss);
+await store.close();
+
+const { size } = await import("node:fs").then((fs) => fs.statSync(values.file!));
+const row = {
+  scenario: "import mbox (sqlite, in-process RS)",
+  file_mb: Number((size / 1024 ** 2).toFixed(1)),
+  messages: result.read,
+  added: result.added,
+  rejected: result.rejected,
+  seconds: Number(seconds.toFixed(2)),
+  messages_per_s: Math.round(result.read / seconds),
+  mb_per_s: Number((size / 1024 ** 2 / seconds).toFixed(1)),
+  peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+  batch_size: Number(values["batch-size"]),
+};
+process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
+mkdirSync("bench/results", { recursive: true });
+writeFileSync(join("bench/results", "import-mbox.json"), `${JSON.stringify(row, null, 2)}\n`);
+if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,90 @@
+// `pdpp import …` through commander against an in-process app over SQLite: summary text, flags, errors.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Command } from "commander";
+import {
+  formatSummary,
+  type ImportFlags,
+  register,
+  runImportCommand,
+} from "../../src/cli/commands/import.js";
+import type { CliContext } from "../../src/cli/context.js";
+import type { ImportKind } from "../../src/importers/import-file.js";
+import { type OwnerApp, openOwnerApp } from "../helpers-importers/owner-app.js";
+import { simpleMbox } from "../helpers-importers/simple-mbox.js";
+
+// The test runner reports over this process's stdout, so the action's printing is not intercepted here:
+// the command's two halves (run, then format the summary) are called the way its action calls them.
+async function run(app: OwnerApp, args: string[]): Promise<string> {
+  const context: CliContext = {
+    home: app.dir,
+    openApp: async () => ({ ...app.api, close: async () => {} }),
+  };
+  const [kind, file, ...rest] = args as [ImportKind, string, ...string[]];
+  const flags: ImportFlags = {};
+  for (let i = 0; i < rest.length; i++) {
+    const name = rest[i]!.replace(/^--/, "");
+    if (name === "infer") flags.infer = true;
+    else (flags as Record<string, string>)[name] = rest[++i]!;
+  }
+  return formatSummary(await runImportCommand(context, kind, file, flags), file);
+}
+
+test("pdpp import registers one subcommand per format, each with --help text", () => {
+  const program = new Command("pdpp");
+  register(program, { home: "", openApp: async () => Promise.reject(new Error("unused")) });
+  const importCommand = program.commands.find((c) => c.name() === "import")!;
+  assert.deepEqual(
+    importCommand.commands.map((c) => c.name()),
+    ["mbox", "chatgpt", "jsonl", "json", "csv"],
+  );
+  const csvHelp = importCommand.commands.find((c) => c.name() === "csv")!.helpInformation();
+  for (const flag of ["--connection <label>", "--manifest <file>", "--infer", "--stream <name>"]) {
+    assert.ok(csvHelp.includes(flag), flag);
+  }
+  const mboxHelp = importCommand.commands.find((c) => c.name() === "mbox")!.helpInformation();
+  assert.ok(!mboxHelp.includes("--infer"));
+});
+
+test("pdpp import mbox prints a summary; a re-run reports everything unchanged", async () => {
+  const app = await openOwnerApp();
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-cli-import-"));
+  try {
+    const path = join(dir, "mail.mbox");
+    writeFileSync(path, `${simpleMbox(12)}\nFrom broken\nnot a header\n`);
+    const out = await run(app, ["mbox", path, "--connection", "Work mail"]);
+    const lines = out.trimEnd().split("\n");
+    assert.match(lines[0]!, /^imported mail\.mbox into Work mail \(cin_[0-9a-f]{12}, connector mbox\)$/);
+    assert.match(lines[1]!, /^ {2}read 12 records in \d+\.\d s, 1 batches$/);
+    assert.equal(lines[2], "  added 12  updated 0  unchanged 0  rejected 1");
+    assert.equal(lines[3], "  rejected:");
+    assert.match(lines[4]!, /^ {4}message 13 \(byte \d+\): unparseable message: no header block found$/);
+    const again = await run(app, ["mbox", path, "--connection", "Work mail"]);
+    assert.equal(again.split("\n")[2], "  added 0  updated 0  unchanged 12  rejected 1");
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("pdpp import csv needs --manifest or --infer, and imports with --infer", async () => {
+  const app = await openOwnerApp();
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-cli-import-"));
+  try {
+    const path = join(dir, "tx.csv");
+    writeFileSync(path, "id,date,amount\n1,2024-01-01,5.5\n2,2024-01-02,-3\n");
+    await assert.rejects(run(app, ["csv", path]), {
+      code: "invalid_request",
+      message: /--manifest <file> or --infer/,
+    });
+    const out = await run(app, ["csv", path, "--infer", "--stream", "transactions"]);
+    assert.match(out, /connector csv\.transactions\)/);
+    assert.match(out, /added 2 {2}updated 0 {2}unchanged 0 {2}rejected 0/);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
