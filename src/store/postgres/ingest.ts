@@ -25,6 +25,7 @@ interface PreparedOp {
 
 // Postgres text and jsonb cannot hold U+0000 nor an unpaired UTF-16 surrogate; SQLite can.
 // Rejecting the op (with the reason) keeps the batch honest instead of failing it or altering data.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what Postgres cannot store
 const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
 function hasUnstorableText(value: unknown): boolean {
