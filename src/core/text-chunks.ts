@@ -56,8 +56,9 @@ export function splitChunks(text: string, size: number = CHUNK_CHARS): string[] 
   return chunks;
 }
 
+// Only syntax characters: a `u` regex rejects identity escapes such as `\-` or `\/`.
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Case-insensitive (Unicode simple case folding) regex for a literal query. */

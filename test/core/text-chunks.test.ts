@@ -45,3 +45,11 @@ test("findFirstMatch finds a match spanning chunk boundaries", () => {
     endChars: 16,
   });
 });
+
+test("findFirstMatch treats regex syntax and `-`, `/` in q as literal text", () => {
+  const text = "a-b/c (x+y)* [z] \\d $1 ^";
+  for (const q of ["-", "b/c", "(x+y)*", "[z]", "\\d", "$1", "^"]) {
+    const match = findFirstMatch([text], q);
+    assert.deepEqual(match, { startChars: text.indexOf(q), endChars: text.indexOf(q) + q.length }, q);
+  }
+});
