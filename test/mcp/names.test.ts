@@ -1,0 +1,84 @@
+// Tool-name qualification next to other MCP servers (30-mcp.md, seeds/004).
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  boundedName,
+  checkToolNames,
+  MAX_TOOL_NAME_CHARS,
+  NAME_DELIMITER,
+  parseQualifiedName,
+  qualifyName,
+  sanitizeName,
+  ToolNameRegistry,
+} from "../../src/mcp/names.js";
+
+describe("tool names", () => {
+  test("short delimiter; qualify and parse round-trip", () => {
+    assert.equal(NAME_DELIMITER, "__");
+    assert.equal(qualifyName("pdpp", "search"), "pdpp__search");
+    assert.deepEqual(parseQualifiedName(qualifyName("pdpp", "read_record_field")), {
+      server: "pdpp",
+      tool: "read_record_field",
+    });
+    assert.deepEqual(parseQualifiedName(qualifyName("srv", "a__b")), { server: "srv", tool: "a__b" });
+    assert.equal(parseQualifiedName("search"), null);
+    assert.equal(parseQualifiedName("__search"), null);
+    assert.equal(parseQualifiedName("pdpp__"), null);
+  });
+
+  test("sanitising keeps only [A-Za-z0-9_-]", () => {
+    assert.equal(sanitizeName("my.server/π v2"), "my_server___v2");
+    assert.equal(boundedName("my.server", "fetch"), "my_server__fetch");
+  });
+
+  test("≤ 64 chars with a stable hash suffix that tells long names apart", () => {
+    const a = boundedName("s".repeat(50), `${"t".repeat(40)}_a`);
+    const b = boundedName("s".repeat(50), `${"t".repeat(40)}_b`);
+    assert.equal(a.length, MAX_TOOL_NAME_CHARS);
+    assert.equal(b.length, MAX_TOOL_NAME_CHARS);
+    assert.notEqual(a, b);
+    assert.equal(a, boundedName("s".repeat(50), `${"t".repeat(40)}_a`));
+    assert.match(a, /^s{26}__t{27}-[0-9a-f]{8}$/);
+    assert.equal(boundedName("pdpp", "search"), "pdpp__search");
+  });
+
+  test("qualify only on collision; the registry resolves every display name; fallbacks are noted", () => {
+    const logged: string[] = [];
+    const registry = new ToolNameRegistry({ log: (n) => logged.push(`${n.reason}:${n.display}`) });
+    const map = registry.registerAll([
+      { server: "pdpp", tools: ["schema", "search", "fetch"] },
+      { server: "github", tools: ["search", "fetch", "create_issue"] },
+      { server: "x".repeat(70), tools: ["fetch"] },
+    ]);
+    assert.deepEqual(
+      [...map.keys()].sort(),
+      [
+        "create_issue",
+        "github__fetch",
+        "github__search",
+        "pdpp__fetch",
+        "pdpp__search",
+        "schema",
+        boundedName("x".repeat(70), "fetch"),
+      ].sort(),
+    );
+    assert.deepEqual(registry.resolve("pdpp__search"), { server: "pdpp", tool: "search" });
+    assert.deepEqual(registry.resolve(boundedName("x".repeat(70), "fetch")), {
+      server: "x".repeat(70),
+      tool: "fetch",
+    });
+    assert.equal(registry.resolve("nope"), undefined);
+    assert.ok(logged.includes("collision:pdpp__search"));
+    assert.ok(logged.some((l) => l.startsWith("shortened:")));
+  });
+
+  test("checkToolNames reports collisions and over-long qualified names", () => {
+    const report = checkToolNames([
+      { server: "pdpp", tools: ["search", "fetch"] },
+      { server: "web", tools: ["search"] },
+      { server: "y".repeat(60), tools: ["read_record_field"] },
+    ]);
+    assert.deepEqual(report.collisions, ["search (pdpp, web)"]);
+    assert.deepEqual(report.tooLong, [`${"y".repeat(60)}__read_record_field`]);
+  });
+});
