@@ -44,6 +44,7 @@ export function parseFilterEntries(entries: Iterable<[string, string]>): RawFilt
     if (!isFieldPath(field))
       throw invalidFilter("a filter field must be a field path like sent_at or sender.email.");
     if (!OPS.has(op)) throw invalidFilter("a filter op must be one of eq, gte, gt, lte, lt.");
+    if (value.includes("\u0000")) throw invalidFilter("a filter value must not contain NUL characters.");
     if (value.length > MAX_FILTER_VALUE_CHARS) {
       throw invalidFilter(`a filter value is limited to ${MAX_FILTER_VALUE_CHARS} characters.`);
     }

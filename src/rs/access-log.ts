@@ -1,6 +1,7 @@
 // The access log: one entry per data read (route or MCP tool, grant, stream, connection, record
 // count, bytes, status), written after the response is decided, errors included.
 import type { Context, MiddlewareHandler } from "hono";
+import { CONNECTION_ID_RE, STREAM_NAME_RE } from "../core/ids.js";
 import type { AccessNote, RsEnv } from "./env.js";
 
 const TOOL_NAME_RE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -14,8 +15,10 @@ export function noteRead(
   const note: AccessNote = {
     // Requests from the MCP adapter are logged under the tool the agent called.
     route: tool && TOOL_NAME_RE.test(tool) ? `mcp:${tool}` : options.route,
-    stream: options.stream ?? null,
-    connectionId: options.connectionId ?? null,
+    // Only well-formed names reach the log: hostile input (NUL, huge strings) never becomes a row.
+    stream: options.stream && STREAM_NAME_RE.test(options.stream) ? options.stream : null,
+    connectionId:
+      options.connectionId && CONNECTION_ID_RE.test(options.connectionId) ? options.connectionId : null,
     recordCount: 0,
     bytes: 0,
   };

@@ -145,6 +145,19 @@ for (const backend of testBackends()) {
       assertError(await fx.call("/v1/streams/messages/records?limit=1&limit=2"), 400, "invalid_request");
     });
 
+    it("answers NUL and other hostile names with a typed 4xx and logs no such row", async () => {
+      assertError(
+        await fx.call(`/v1/streams/messages/records?connection_id=${fx.mailA}&filter[from]=a%00b`),
+        400,
+        "invalid_filter",
+      );
+      assertError(await fx.call("/v1/schema?stream=a%00b"), 400, "invalid_request");
+      assertError(await fx.call("/v1/search?q=apple&streams=%00"), 400, "invalid_request");
+      assertError(await fx.call("/v1/streams/a%00b/records"), 400, "invalid_request");
+      const log = await fx.call("/v1/owner/access-log?limit=1000");
+      assert.ok(!log.text.includes("\\u0000"));
+    });
+
     it("turns an unexpected failure into a generic 500 internal_error", async () => {
       const opened = await backend.open();
       const broken = await setupFixture(opened.store);
