@@ -1,8 +1,17 @@
-// Tool-name checks for `pdpp doctor`: the same tool on several servers, and qualified names that
-// overflow the 64-char limit clients enforce (mcp__server__tool).
-// TODO(H4): delegate the qualification rules to src/mcp/names.ts when it lands.
+// Tool-name checks for `pdpp doctor`, using the qualification rules of src/mcp/names.ts: the same
+// tool on several servers, and qualified names over the 64-char limit clients enforce.
+import {
+  boundedName,
+  checkToolNames,
+  MAX_TOOL_NAME_CHARS,
+  qualifyName,
+  sanitizeName,
+  ToolNameRegistry,
+} from "../mcp/names.js";
 
-export const QUALIFIED_NAME_LIMIT = 64;
+export const QUALIFIED_NAME_LIMIT = MAX_TOOL_NAME_CHARS;
+/** Codex and Claude Code show tools as mcp__<server>__<tool>. */
+const CLIENT_PREFIX = "mcp__";
 
 export interface NameReport {
   collisions: { tool: string; servers: string[]; qualified: string[] }[];
@@ -17,21 +26,39 @@ export function analyseToolNames(servers: { server: string; tools: string[] }[])
   }
   const collisions = [...byTool.entries()]
     .filter(([, owners]) => owners.length > 1)
-    .map(([tool, owners]) => ({ tool, servers: owners, qualified: owners.map((s) => qualify(s, tool)) }))
+    .map(([tool, owners]) => ({ tool, servers: owners, qualified: owners.map((s) => boundedName(s, tool)) }))
     .sort((a, b) => a.tool.localeCompare(b.tool));
-  const overLong = servers
-    .flatMap(({ server, tools }) => tools.map((tool) => qualify(server, tool)))
-    .filter((q) => q.length > QUALIFIED_NAME_LIMIT)
-    .map((q) => ({
-      qualified: q,
-      length: q.length,
-      limit: QUALIFIED_NAME_LIMIT,
-      shortened: q.slice(0, QUALIFIED_NAME_LIMIT),
-    }));
-  return { collisions, overLong, notes: [] };
-}
 
-function qualify(server: string, tool: string): string {
-  const clean = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, "_");
-  return `mcp__${clean(server)}__${clean(tool)}`;
+  const overLong = checkToolNames(servers).tooLong.map((qualified) => {
+    const owner = servers.find((s) => s.tools.some((t) => qualifyName(s.server, t) === qualified));
+    const tool = owner?.tools.find((t) => qualifyName(owner.server, t) === qualified) ?? "";
+    return {
+      qualified,
+      length: qualified.length,
+      limit: QUALIFIED_NAME_LIMIT,
+      shortened: owner ? boundedName(owner.server, tool) : qualified.slice(0, QUALIFIED_NAME_LIMIT),
+    };
+  });
+
+  const notes: string[] = [];
+  const registry = new ToolNameRegistry();
+  registry.registerAll(servers);
+  for (const note of registry.notes) {
+    if (note.reason === "sanitized")
+      notes.push(`${note.server}: tool "${note.tool}" is shown as ${note.display}`);
+  }
+  for (const { server, tools } of servers) {
+    for (const tool of tools) {
+      const prefixed = `${CLIENT_PREFIX}${qualifyName(sanitizeName(server), sanitizeName(tool))}`;
+      if (
+        prefixed.length > QUALIFIED_NAME_LIMIT &&
+        qualifyName(server, tool).length <= QUALIFIED_NAME_LIMIT
+      ) {
+        notes.push(
+          `${prefixed} is ${prefixed.length} chars: Codex and Claude Code will shorten it; a shorter server name avoids that`,
+        );
+      }
+    }
+  }
+  return { collisions, overLong, notes };
 }

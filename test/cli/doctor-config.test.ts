@@ -67,7 +67,7 @@ describe("doctor config parsing", () => {
 
 describe("tool-name analysis", () => {
   it("reports tools shared by servers and qualified names over 64 chars", () => {
-    const long = "a".repeat(60);
+    const long = "a".repeat(61);
     const report = analyseToolNames([
       { server: "pdpp", tools: ["search", "fetch", "schema"] },
       { server: "web", tools: ["search", "fetch"] },
@@ -81,7 +81,9 @@ describe("tool-name analysis", () => {
       ],
     );
     assert.equal(report.overLong.length, 1);
-    assert.ok(report.overLong[0].qualified.length > 64);
+    assert.equal(report.overLong[0].qualified, `${long}__go`);
+    assert.equal(report.overLong[0].length, 65);
+    assert.match(report.overLong[0].shortened, /^a+__go-[0-9a-f]{8}$/);
     assert.ok(report.overLong[0].shortened.length <= 64);
   });
 });

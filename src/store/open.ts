@@ -1,0 +1,39 @@
+// Open the store of a pdpp home: SQLite (<home>/pdpp.db, the default) or Postgres, chosen by the
+// explicit option, then $PDPP_DATABASE_URL, then the home's config.json.
+import { mkdirSync } from "node:fs";
+import { chooseDatabase } from "../config/config-file.js";
+import { homePaths } from "../config/home.js";
+import { openPostgresStore } from "./postgres/postgres-store.js";
+import { openSqliteStore } from "./sqlite/sqlite-store.js";
+import type { Store } from "./store.js";
+
+export interface OpenedHomeStore {
+  store: Store;
+  /** "sqlite" or the Postgres URL in use (callers redact it before printing). */
+  database: string;
+  close(): Promise<void>;
+}
+
+export async function openStoreAt(
+  home: string,
+  options: { databaseUrl?: string } = {},
+): Promise<OpenedHomeStore> {
+  const database = chooseDatabase(home, { flag: options.databaseUrl });
+  let store: Store;
+  if (database === "sqlite") {
+    mkdirSync(home, { recursive: true });
+    store = await openSqliteStore({ path: homePaths(home).sqlite });
+  } else {
+    store = await openPostgresStore({ url: database });
+  }
+  let closed = false;
+  return {
+    store,
+    database,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,225 @@
+// The real CLI end to end: init, connections, grants, errors and --help on every command.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { hashToken } from "../../src/core/ids.js";
+import type { Manifest } from "../../src/core/manifest.js";
+import { openStoreAt } from "../../src/store/open.js";
+import { errorLines, runPdpp, tempDir } from "./run-cli.js";
+
+const NOTES: Manifest = {
+  connector_key: "notes",
+  display_name: "Notes",
+  version: "1",
+  streams: [
+    {
+      name: "notes",
+      primary_key: ["id"],
+      time_field: "at",
+      schema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          at: { type: "string", format: "date-time" },
+          body: { type: "string" },
+        },
+      },
+      text_fields: ["body"],
+      query: { search: ["body"] },
+    },
+  ],
+};
+
+/** Bytes of the SQLite database files (main + WAL), to look for secrets in them. */
+function databaseBytes(home: string): string {
+  return ["pdpp.db", "pdpp.db-wal"]
+    .map((name) => join(home, name))
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path).toString("latin1"))
+    .join("");
+}
+
+describe("pdpp CLI", () => {
+  const tmp = tempDir();
+  const home = join(tmp.dir, "home");
+  let ownerToken = "";
+  after(() => tmp.cleanup());
+
+  before(async () => {
+    const init = await runPdpp(["init"], { home });
+    assert.equal(init.code, 0, init.stderr);
+    ownerToken = readFileSync(join(home, "owner-token"), "utf8").trim();
+    const opened = await openStoreAt(home);
+    await opened.store.putManifest(NOTES);
+    await opened.close();
+  });
+
+  it("init writes a 0600 owner token once; only its hash reaches the database", async () => {
+    assert.match(ownerToken, /^pdpp_ot_[A-Za-z0-9_-]{43}$/);
+    assert.equal(statSync(join(home, "owner-token")).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(readFileSync(join(home, "config.json"), "utf8")), { database: "sqlite" });
+    const again = await runPdpp(["init", "--home", home], { home: join(tmp.dir, "elsewhere") });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /owner token: .*owner-token \(kept, mode 0600/);
+    assert.equal(readFileSync(join(home, "owner-token"), "utf8").trim(), ownerToken);
+    assert.equal(existsSync(join(tmp.dir, "elsewhere")), false);
+    const bytes = databaseBytes(home);
+    assert.ok(bytes.includes(hashToken(ownerToken)), "the owner token hash is stored");
+    assert.equal(bytes.includes(ownerToken), false, "the owner token itself is not");
+  });
+
+  it("connections add is idempotent and list shows it", async () => {
+    const first = await runPdpp(["connections", "add", "notes", "me@example.com"], { home });
+    assert.equal(first.code, 0, first.stderr);
+    const [connectionId] = first.stdout.trim().split(/\s+/);
+    assert.match(connectionId, /^cin_[0-9a-f]{12}$/);
+    const second = await runPdpp(["connections", "add", "notes", "me@example.com"], { home });
+    assert.equal(second.stdout, first.stdout);
+    const list = await runPdpp(["connections", "list"], { home });
+    assert.equal(list.code, 0, list.stderr);
+    const lines = list.stdout.trim().split("\n");
+    assert.match(lines[0], /^CONNECTION\s+CONNECTOR\s+LABEL\s+CREATED$/);
+    assert.equal(lines.length, 2);
+    assert.match(lines[1], new RegExp(`^${connectionId}\\s+notes\\s+me@example.com\\s+\\d{4}-`));
+  });
+
+  it("grant create prints the token once, list shows it, revoke ends it", async () => {
+    const created = await runPdpp(
+      [
+        "grant",
+        "create",
+        "--client",
+        "claude",
+        "--stream",
+        "notes:notes",
+        "--purpose",
+        "test",
+        "--save",
+        join(tmp.dir, "c.json"),
+      ],
+      { home },
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const grantId = /^grant (grt_[0-9a-f]{16}) for claude \(1 stream\)$/m.exec(created.stdout)?.[1];
+    const token = /^client token \(shown once; keep it secret\): (pdpp_ct_[A-Za-z0-9_-]+)$/m.exec(
+      created.stdout,
+    )?.[1];
+    assert.ok(grantId && token, created.stdout);
+    assert.equal(created.stdout.split(token).length, 2, "the token appears exactly once");
+    const saved = JSON.parse(readFileSync(join(tmp.dir, "c.json"), "utf8"));
+    assert.deepEqual(saved, { token, store: home });
+    assert.equal(statSync(join(tmp.dir, "c.json")).mode & 0o777, 0o600);
+    const bytes = databaseBytes(home);
+    assert.ok(bytes.includes(hashToken(token)));
+    assert.equal(bytes.includes(token), false);
+
+    const list = await runPdpp(["grant", "list"], { home });
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(
+      list.stdout,
+      new RegExp(`^${grantId}\\s+claude\\s+active\\s+\\S+\\s+never\\s+notes:notes$`, "m"),
+    );
+    assert.equal(list.stdout.includes(token), false);
+
+    const revoked = await runPdpp(["grant", "revoke", grantId], { home });
+    assert.deepEqual([revoked.code, revoked.stdout], [0, `revoked ${grantId}\n`]);
+    const after = await runPdpp(["grant", "list"], { home });
+    assert.match(after.stdout, new RegExp(`^${grantId}\\s+claude\\s+revoked\\s`, "m"));
+  });
+
+  it("audit prints an aligned table header", async () => {
+    const audit = await runPdpp(["audit", "--limit", "5"], { home });
+    assert.equal(audit.code, 0, audit.stderr);
+    assert.match(
+      audit.stdout,
+      /^(TIME\s+CLIENT\s+TOOL\/ROUTE\s+STREAM\s+RECORDS\s+BYTES\s+STATUS|no access recorded yet)$/m,
+    );
+  });
+
+  it("errors are one line on stderr with exit code 1", async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ["grant", "revoke", "grt_0000000000000000"],
+        /^pdpp: no grant grt_0000000000000000; see pdpp grant list\.$/,
+      ],
+      [["grant", "create", "--client", "x", "--stream", "bad"], /^pdpp: --stream "bad" must look like/],
+      [
+        ["grant", "create", "--stream", "notes:notes"],
+        /^pdpp: required option '--client <name>' not specified$/,
+      ],
+      [
+        ["connections", "remove", "cin_000000000000"],
+        /^pdpp: no connection cin_000000000000; see pdpp connections list\.$/,
+      ],
+      [["connections", "add", "nope", "x"], /^pdpp: no such connector/],
+      [["audit", "--limit", "zero"], /^pdpp: --limit must be an integer/],
+      [["serve", "--port", "99999"], /^pdpp: --port must be an integer/],
+      [["nonsense"], /^pdpp: unknown command 'nonsense'/],
+      [["init", "--database", "mysql://x"], /^pdpp: database must be "sqlite" or a postgres:\/\/ URL/],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = await runPdpp(args, { home });
+      assert.equal(result.code, 1, `${args.join(" ")}: ${result.stderr}`);
+      const lines = errorLines(result);
+      assert.equal(lines.length, 1, `${args.join(" ")} printed ${JSON.stringify(result.stderr)}`);
+      assert.match(lines[0], pattern);
+    }
+  });
+
+  it("commands on a home that was never initialised say to run pdpp init", async () => {
+    const result = await runPdpp(["grant", "list"], { home: join(tmp.dir, "nothing-here") });
+    assert.equal(result.code, 1);
+    assert.match(errorLines(result)[0], /^pdpp: no pdpp home at .*nothing-here.*run `pdpp init` first/);
+  });
+});
+
+describe("pdpp --help", () => {
+  const commands = [
+    [],
+    ["init"],
+    ["serve"],
+    ["connections"],
+    ["connections", "add"],
+    ["connections", "list"],
+    ["connections", "remove"],
+    ["grant"],
+    ["grant", "create"],
+    ["grant", "list"],
+    ["grant", "revoke"],
+    ["demo"],
+    ["audit"],
+    ["doctor"],
+    ["import"],
+    ["import", "mbox"],
+    ["import", "csv"],
+    ["mcp"],
+  ];
+  it("every command answers --help with its usage and exit code 0", async () => {
+    const tmp = tempDir();
+    try {
+      // A few at a time: each is a separate node process.
+      for (let i = 0; i < commands.length; i += 4) {
+        await Promise.all(
+          commands.slice(i, i + 4).map(async (command) => {
+            const result = await runPdpp([...command, "--help"], { home: tmp.dir });
+            assert.equal(result.code, 0, `${command.join(" ")}: ${result.stderr}`);
+            assert.ok(
+              result.stdout.startsWith(`Usage: pdpp${command.map((c) => ` ${c}`).join("")} `),
+              result.stdout,
+            );
+            assert.match(result.stdout, /--home <dir>/);
+          }),
+        );
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it("--version prints the package version", async () => {
+    const version = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+    const result = await runPdpp(["--version"], { home: "/nonexistent" });
+    assert.deepEqual([result.code, result.stdout], [0, `${version}\n`]);
+  });
+});
