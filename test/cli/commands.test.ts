@@ -3,10 +3,12 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { hashToken } from "../../src/core/ids.js";
 import type { Manifest } from "../../src/core/manifest.js";
 import { openStoreAt } from "../../src/store/open.js";
-import { errorLines, runPdpp, tempDir } from "./run-cli.js";
+import { BIN, errorLines, runPdpp, tempDir } from "./run-cli.js";
 
 const NOTES: Manifest = {
   connector_key: "notes",
@@ -109,6 +111,31 @@ describe("pdpp CLI", () => {
     assert.equal(created.stdout.split(token).length, 2, "the token appears exactly once");
     const saved = JSON.parse(readFileSync(join(tmp.dir, "c.json"), "utf8"));
     assert.deepEqual(saved, { token, store: home });
+    const credentials = join(tmp.dir, "c.json");
+    assert.match(
+      created.stdout,
+      new RegExp(
+        `^saved to ${credentials} \\(mode 0600\\); run: pdpp mcp --token-file ${credentials} --store ${home}$`,
+        "m",
+      ),
+    );
+    // The saved file is what `pdpp mcp` reads: the printed command really serves the grant.
+    const client = new Client({ name: "cli-test", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "mcp", "--token-file", credentials, "--store", home],
+        env: getDefaultEnvironment(),
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const schema = await client.callTool({ name: "schema", arguments: {} });
+      assert.notEqual(schema.isError, true, JSON.stringify(schema.content));
+      assert.match(JSON.stringify(schema.structuredContent), /"connector_key":"notes"/);
+    } finally {
+      await client.close();
+    }
     assert.equal(statSync(join(tmp.dir, "c.json")).mode & 0o777, 0o600);
     const bytes = databaseBytes(home);
     assert.ok(bytes.includes(hashToken(token)));

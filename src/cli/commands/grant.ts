@@ -76,7 +76,11 @@ export function register(program: Command, context: CliContext): void {
             ? { provider_url: flags.providerUrl.replace(/\/+$/, "") }
             : { store: context.home }),
         });
-        lines.push(`saved to ${path} (mode 0600); run: pdpp mcp --token-file ${path}`);
+        // `pdpp mcp` takes the provider from the file; a home-backed file still needs --store.
+        const run = flags.providerUrl
+          ? `pdpp mcp --token-file ${path}`
+          : `pdpp mcp --token-file ${path} --store ${context.home}`;
+        lines.push(`saved to ${path} (mode 0600); run: ${run}`);
       }
       process.stdout.write(`${lines.join("\n")}\n`);
     });
