@@ -38,7 +38,7 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   const publicUrl = (
     options.publicUrl ?? `http://${bindHost.includes(":") ? `[${bindHost}]` : bindHost}:7662`
   ).replace(/\/+$/, "");
-  const allowed = allowedHostNames({ bindHost, allowedHosts: options.allowedHosts ?? [], publicUrl });
+  const allowed = allowedHostNames({ allowedHosts: options.allowedHosts ?? [], publicUrl });
   let secret: Promise<string> | undefined;
   const deps = {
     store: options.store,

@@ -1,28 +1,19 @@
 // DNS-rebinding protection for every route: the Host (and Origin, when sent) must name this
-// server. Bound to loopback, only localhost / 127.0.0.1 / [::1] (any port) plus --allowed-host.
+// server: localhost / 127.0.0.1 / [::1] (any port), the public URL's host and each --allowed-host.
 import { PdppError } from "../core/errors.js";
 
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
-export function isLoopbackBind(bindHost: string): boolean {
-  return ["127.0.0.1", "localhost", "::1", "[::1]"].includes(bindHost) || bindHost.startsWith("127.");
-}
-
 /** The host names (no port) this server answers to. */
-export function allowedHostNames(options: {
-  bindHost: string;
-  allowedHosts: string[];
-  publicUrl: string;
-}): Set<string> {
+export function allowedHostNames(options: { allowedHosts: string[]; publicUrl: string }): Set<string> {
   const names = new Set(options.allowedHosts.map((h) => h.toLowerCase().replace(/:\d+$/, "")));
   // Loopback names are always safe: a rebinding attack arrives under the attacker's domain name.
   for (const n of LOOPBACK_NAMES) names.add(n);
-  if (!isLoopbackBind(options.bindHost)) {
-    try {
-      names.add(new URL(options.publicUrl).hostname.toLowerCase());
-    } catch {
-      // an unparsable publicUrl adds nothing
-    }
+  // The operator-declared public URL names this server too (e.g. behind a reverse proxy).
+  try {
+    names.add(new URL(options.publicUrl).hostname.toLowerCase());
+  } catch {
+    // an unparsable publicUrl adds nothing
   }
   return names;
 }

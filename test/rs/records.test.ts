@@ -291,7 +291,12 @@ for (const backend of testBackends()) {
       assertError(
         await fx.call("/v1/streams/messages/records?changes_since=beginning&sort=sent_at"),
         400,
-        "invalid_request",
+        "unsupported_query",
+      );
+      assertError(
+        await fx.call("/v1/streams/messages/records?changes_since=beginning&filter[role]=user"),
+        400,
+        "unsupported_query",
       );
       assertError(await fx.call("/v1/streams/messages/records?changes_since=bogus"), 400, "invalid_cursor");
     });

@@ -77,10 +77,16 @@ async function changesPage(
 ): Promise<Response> {
   const { params, scopes } = options;
   for (const p of ["sort", "cursor", "count"]) {
-    if (params.has(p)) throw invalidRequest(`${p} cannot be combined with changes_since.`, p);
+    if (params.has(p)) {
+      throw new PdppError("unsupported_query", `${p} cannot be combined with changes_since; drop ${p}.`, {
+        param: p,
+      });
+    }
   }
   if (params.entries().some(([k]) => k.startsWith("filter"))) {
-    throw invalidRequest("filters cannot be combined with changes_since.", "filter");
+    throw new PdppError("unsupported_query", "filters cannot be combined with changes_since; drop them.", {
+      param: "filter",
+    });
   }
   const deps = c.get("deps");
   const secret = await deps.cursorSecret();
