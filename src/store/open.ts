@@ -14,6 +14,18 @@ export interface OpenedHomeStore {
   close(): Promise<void>;
 }
 
+/**
+ * A Postgres URL may name its schema as `?schema=<name>` (several pdpp homes in one database);
+ * the parameter is pdpp's, so it is taken off before the URL reaches the driver.
+ */
+export function postgresTarget(database: string): { url: string; schema?: string } {
+  const url = new URL(database);
+  const schema = url.searchParams.get("schema");
+  if (!schema) return { url: database };
+  url.searchParams.delete("schema");
+  return { url: url.toString(), schema };
+}
+
 export async function openStoreAt(
   home: string,
   options: { databaseUrl?: string } = {},
@@ -24,7 +36,7 @@ export async function openStoreAt(
     mkdirSync(home, { recursive: true });
     store = await openSqliteStore({ path: homePaths(home).sqlite });
   } else {
-    store = await openPostgresStore({ url: database });
+    store = await openPostgresStore(postgresTarget(database));
   }
   let closed = false;
   return {
