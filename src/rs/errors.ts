@@ -28,7 +28,7 @@ export function notFound(c: Context<RsEnv>): Response {
     c,
     new PdppError(
       "route_not_found",
-      `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}; see /v1/schema.`,
+      `no such route for ${c.req.method}; the API lives under /v1 (start with GET /v1/schema).`,
     ),
   );
 }
