@@ -1,0 +1,145 @@
+// One parsed mail message → the `messages` record. Shared by the mailparser path and the fast path, which
+// both reduce a message to MailFields first, so the record shape has a single definition.
+import { createHash } from "node:crypto";
+import type { AddressObject, ParsedMail } from "mailparser";
+
+/** The parts of a parsed message the record is built from (mailparser's values, as it gives them). */
+export interface MailFields {
+  messageId: string | undefined;
+  inReplyTo: string | undefined;
+  /** References ids in header order (mailparser's `references`, always as a list). */
+  references: string[];
+  subject: string | undefined;
+  from: AddressObject | undefined;
+  to: AddressObject | AddressObject[] | undefined;
+  cc: AddressObject | AddressObject[] | undefined;
+  date: Date | undefined;
+  /** The X-GM-THRID / X-Gmail-Labels header text (several headers comma-joined), or null. */
+  gmailThreadId: string | null;
+  gmailLabels: string | null;
+  text: string | undefined;
+  html: string | false | undefined;
+  attachments: { filename: string | null; content_type: string; size_bytes: number; digest: string }[];
+}
+
+/** The MailFields of a mailparser result. */
+export function fieldsOfParsedMail(mail: ParsedMail): MailFields {
+  const references = typeof mail.references === "string" ? [mail.references] : (mail.references ?? []);
+  return {
+    messageId: mail.messageId,
+    inReplyTo: mail.inReplyTo,
+    references,
+    subject: mail.subject,
+    from: mail.from,
+    to: mail.to,
+    cc: mail.cc,
+    date: mail.date,
+    gmailThreadId: headerText(mail, "x-gm-thrid"),
+    gmailLabels: headerText(mail, "x-gmail-labels"),
+    text: mail.text,
+    html: mail.html,
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      content_type: a.contentType,
+      size_bytes: a.size,
+      digest: `sha256:${a.checksum}`,
+    })),
+  };
+}
+
+function headerText(mail: ParsedMail, name: string): string | null {
+  const value = mail.headers.get(name);
+  if (value === undefined || value === null) return null;
+  return typeof value === "string" ? value : String(value);
+}
+
+/** The `messages` record of one raw message and its parsed fields. */
+export function mailRecord(raw: Buffer, mail: MailFields): Record<string, unknown> {
+  const messageId = cleanId(mail.messageId) ?? `sha256:${rawDigest(raw)}`;
+  return {
+    message_id: messageId,
+    thread_id: threadId(mail, messageId),
+    subject: mail.subject ?? "",
+    from: mail.from ? (addressList(mail.from)[0] ?? null) : null,
+    to: addressList(mail.to),
+    cc: addressList(mail.cc),
+    sent_at: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date.toISOString() : null,
+    labels: gmailLabels(mail.gmailLabels),
+    body: bodyText(mail),
+    size_bytes: raw.length,
+    attachments: mail.attachments,
+  };
+}
+
+function rawDigest(raw: Buffer): string {
+  // Trailing newlines depend on where the message sat in the file; they must not change its identity.
+  let end = raw.length;
+  while (end > 0 && (raw[end - 1] === 0x0a || raw[end - 1] === 0x0d)) end--;
+  return createHash("sha256").update(raw.subarray(0, end)).digest("hex");
+}
+
+function cleanId(value: string | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+function threadId(mail: MailFields, messageId: string): string {
+  const gmailThread = mail.gmailThreadId?.trim();
+  if (gmailThread) return gmailThread;
+  const root = mail.references.map((r) => r.trim()).find((r) => r.length > 0);
+  if (root) return root;
+  const inReplyTo = cleanId(mail.inReplyTo);
+  return inReplyTo ?? messageId;
+}
+
+function addressList(value: AddressObject | AddressObject[] | undefined): string[] {
+  if (!value) return [];
+  const objects = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const object of objects) {
+    for (const entry of object.value) {
+      const members = entry.group && entry.group.length > 0 ? entry.group : [entry];
+      for (const member of members) {
+        const address = member.address?.trim() ?? "";
+        const name = member.name?.trim() ?? "";
+        if (name && address) out.push(`${name} <${address}>`);
+        else if (address || name) out.push(address || name);
+      }
+    }
+  }
+  return out;
+}
+
+/** X-Gmail-Labels: comma-separated, a label containing a comma is double-quoted. */
+export function gmailLabels(header: string | null): string[] {
+  if (!header) return [];
+  const labels: string[] = [];
+  for (const match of header.matchAll(/\s*(?:"((?:[^"\\]|\\.)*)"|([^,]*))\s*(?:,|$)/g)) {
+    const label = (match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : (match[2] ?? "")).trim();
+    if (label) labels.push(label);
+    if (match[0] === "") break;
+  }
+  return labels;
+}
+
+function bodyText(mail: MailFields): string {
+  if (mail.text && mail.text.trim() !== "") return mail.text;
+  // mailparser derives `text` from HTML-only mail; if that gave nothing, strip the tags ourselves.
+  if (typeof mail.html === "string" && mail.html !== "") return htmlToPlain(mail.html);
+  return mail.text ?? "";
+}
+
+function htmlToPlain(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, "")
+    .replace(/<br\s*\/?>|<\/(p|div|li|tr|h[1-6])>/gi, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
