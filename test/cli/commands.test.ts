@@ -155,13 +155,16 @@ describe("pdpp CLI", () => {
     assert.match(after.stdout, new RegExp(`^${grantId}\\s+claude\\s+revoked\\s`, "m"));
   });
 
-  it("audit prints an aligned table header", async () => {
+  it("audit shows the MCP read made with the grant's token as an aligned row", async () => {
     const audit = await runPdpp(["audit", "--limit", "5"], { home });
     assert.equal(audit.code, 0, audit.stderr);
-    assert.match(
-      audit.stdout,
-      /^(TIME\s+CLIENT\s+TOOL\/ROUTE\s+STREAM\s+RECORDS\s+BYTES\s+STATUS|no access recorded yet)$/m,
-    );
+    const lines = audit.stdout.trim().split("\n");
+    assert.match(lines[0], /^TIME +CLIENT +TOOL\/ROUTE +STREAM +RECORDS +BYTES +STATUS$/);
+    const row = lines.find((line) => /^\S+Z +claude +mcp:schema +- +\d+ +\d+ +200$/.test(line));
+    assert.ok(row, audit.stdout);
+    assert.equal(row.indexOf("claude"), lines[0].indexOf("CLIENT"), "columns are aligned");
+    const filtered = await runPdpp(["audit", "--grant", "grt_0000000000000000"], { home });
+    assert.deepEqual([filtered.code, filtered.stdout], [0, "no access recorded yet\n"]);
   });
 
   it("errors are one line on stderr with exit code 1", async () => {
