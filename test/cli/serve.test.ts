@@ -1,9 +1,11 @@
 // `pdpp serve` as a real process: prints its URLs, answers the RS over HTTP, stops on SIGTERM.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { BIN, cliEnv, REPO_ROOT, runPdpp, tempDir } from "./run-cli.js";
 
 /** Resolve with stdout once `pattern` shows up in it (or reject when the process exits first). */
@@ -31,6 +33,20 @@ describe("pdpp serve", () => {
     const home = join(tmp.dir, "home");
     try {
       assert.equal((await runPdpp(["init"], { home })).code, 0);
+      const notes = join(tmp.dir, "notes.jsonl");
+      writeFileSync(notes, '{"id":"n1","at":"2024-05-01T10:00:00Z","body":"buy saffron for the paella"}\n');
+      const imported = await runPdpp(
+        ["import", "jsonl", notes, "--infer", "--connector", "notes", "--stream", "notes"],
+        {
+          home,
+        },
+      );
+      assert.equal(imported.code, 0, imported.stderr);
+      const granted = await runPdpp(["grant", "create", "--client", "web", "--stream", "notes:notes"], {
+        home,
+      });
+      assert.equal(granted.code, 0, granted.stderr);
+      const clientToken = /(pdpp_ct_\S+)/.exec(granted.stdout)?.[1] as string;
       const ownerToken = readFileSync(join(home, "owner-token"), "utf8").trim();
       const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], {
         cwd: REPO_ROOT,
@@ -54,6 +70,38 @@ describe("pdpp serve", () => {
         assert.equal(body.kind, "owner");
         const anonymous = await fetch(`${url}/v1/token`);
         assert.equal(anonymous.status, 401);
+
+        // Hosted MCP on the same server, with the client token: the whole search → fetch path.
+        const client = new Client({ name: "serve-test", version: "1" });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(mcpUrl), {
+            requestInit: { headers: { authorization: `Bearer ${clientToken}` } },
+          }),
+        );
+        try {
+          const search = await client.callTool({ name: "search", arguments: { query: "saffron" } });
+          const hits = (search.structuredContent as { results: { id: string; url: string }[] }).results;
+          assert.equal(hits.length, 1, JSON.stringify(search.content));
+          assert.ok(hits[0].url.startsWith(`${url}/v1/streams/notes/records/`), hits[0].url);
+          const fetched = await client.callTool({ name: "fetch", arguments: { id: hits[0].id } });
+          // An inferred manifest has no long text field here, so the document text is the record JSON.
+          assert.match(
+            (fetched.structuredContent as { text: string }).text,
+            /"body":"buy saffron for the paella"/,
+          );
+        } finally {
+          await client.close();
+        }
+        const refused = await fetch(mcpUrl, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${ownerToken}`,
+            "content-type": "application/json",
+            accept: "application/json",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+        assert.equal(refused.status, 403);
       } finally {
         child.kill("SIGTERM");
       }
