@@ -5,6 +5,7 @@ import type { StreamScope } from "../../core/grant.js";
 import type { StreamDef } from "../../core/manifest.js";
 import { resolveTimeZone } from "../../core/time-buckets.js";
 import type { AggregateQuery, AggregateResult } from "../store.js";
+import { countByTimeBucket } from "./aggregate-time.js";
 import type { SqliteDb } from "./db.js";
 import {
   fieldExpr,
@@ -78,6 +79,19 @@ export function aggregate(db: SqliteDb, scopes: StreamScope[], query: AggregateQ
   }
   const stream = live[0].stream;
   const where = scopesWhere(live, query.conditions);
+  if (
+    query.groupByTime &&
+    query.metric === "count" &&
+    fieldKind(stream, query.groupByTime.field) === "time_column"
+  ) {
+    const { groups, filteredRecordCount } = countByTimeBucket(db, {
+      where,
+      metric: metricSql(stream, query),
+      granularity: query.groupByTime.granularity,
+      zone: zone ?? "UTC",
+    });
+    return shapeGroups(groups, { query, filteredRecordCount });
+  }
   const filteredRecordCount = (
     db.stmt(`SELECT count(*) AS n FROM records r WHERE ${where.sql}`).get(...where.params) as { n: number }
   ).n;
@@ -109,7 +123,17 @@ export function aggregate(db: SqliteDb, scopes: StreamScope[], query: AggregateQ
     .stmt(sql)
     .all(...key.params, ...metric.params, ...fromParams, ...where.params) as GroupRow[];
   const boolean = fieldKind(stream, groupField) === "boolean";
-  let groups = rows.map((r) => ({ key: keyString(r.key, boolean), value: r.value, n: r.n }));
+  const groups = rows.map((r) => ({ key: keyString(r.key, boolean), value: r.value, n: r.n }));
+  return shapeGroups(groups, { query, filteredRecordCount });
+}
+
+/** Order groups (time: most recent `limit` in ascending key order; else value desc, key asc). */
+function shapeGroups(
+  all: { key: string | null; value: Value; n: number }[],
+  options: { query: AggregateQuery; filteredRecordCount: number },
+): AggregateResult {
+  const { query, filteredRecordCount } = options;
+  let groups = all;
   if (query.groupByTime) {
     // Records without a time are in no bucket.
     groups = groups.filter((g) => g.key !== null).sort((a, b) => compareKeysAsc(b.key, a.key));
