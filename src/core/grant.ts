@@ -1,6 +1,7 @@
 // Grant types (10-data-model.md) and the resolved read scope a bearer has on one stream.
 
 import type { StreamDef } from "./manifest.js";
+import { isPathGranted } from "./projection.js";
 
 export interface GrantStream {
   stream: string;
@@ -35,4 +36,10 @@ export interface StreamScope {
   /** ISO-8601 UTC bounds on the record's `time` (inclusive since, exclusive until). */
   since: string | null;
   until: string | null;
+}
+
+/** True when the scope may see `path`: granted, or a primary-key field (always included). */
+export function scopeGrantsPath(scope: StreamScope, path: string): boolean {
+  if (isPathGranted(path, scope.fields)) return true;
+  return scope.stream.primary_key.some((key) => path === key || path.startsWith(`${key}.`));
 }

@@ -11,6 +11,7 @@ export const MAX_SAFE_NAME_LENGTH = 512;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what we reject
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why a segment is unsafe, or null when it is safe. Pure; callers choose the error code. */
 export function unsafeNameReason(value: unknown): string | null {
@@ -20,6 +21,7 @@ export function unsafeNameReason(value: unknown): string | null {
   if (value.includes("/")) return "must not contain '/'";
   if (value.includes("\\")) return "must not contain '\\'";
   if (CONTROL_RE.test(value)) return "must not contain control characters";
+  if (LONE_SURROGATE_RE.test(value)) return "must be well-formed Unicode (no unpaired surrogates)";
   if (value === "." || value === "..") return "must not be '.' or '..'";
   return null;
 }
@@ -53,6 +55,7 @@ export function isConnectionId(value: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // record_id encoding: reversible percent-encoding of each primary-key part, parts joined by `~`.
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters must be percent-encoded
 const MUST_ENCODE_RE = /[%/\\~"\s\u0000-\u001f\u007f-\u009f]/gu;
 
 function encodeChar(ch: string): string {
@@ -64,7 +67,8 @@ function encodeChar(ch: string): string {
 /** Turn one primary-key value into its string form (objects are not valid key parts). */
 export function keyPartToString(value: unknown): string {
   if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean")
+    return String(value);
   throw new PdppError("invalid_request", "primary-key values must be strings, numbers or booleans.");
 }
 
@@ -98,7 +102,9 @@ export function formatRecordRef(connectionId: string, stream: string, recordId: 
 /** Parse an id as printed by search/fetch. Throws `invalid_id` (before any I/O) on anything malformed. */
 export function parseRecordRef(id: unknown): ParsedRecordRef {
   if (typeof id !== "string" || id.length === 0) {
-    throw new PdppError("invalid_id", "id must be a non-empty string like cin_…/stream:record_id.", { param: "id" });
+    throw new PdppError("invalid_id", "id must be a non-empty string like cin_…/stream:record_id.", {
+      param: "id",
+    });
   }
   let connectionId: string | null = null;
   let rest = id;
@@ -108,16 +114,24 @@ export function parseRecordRef(id: unknown): ParsedRecordRef {
     rest = id.slice(slash + 1);
     requireSafeName(connectionId, "the connection part of id", { param: "id" });
     if (!isConnectionId(connectionId)) {
-      throw new PdppError("invalid_id", "the connection part of id must look like cin_ followed by 12 hex digits.", {
-        param: "id",
-      });
+      throw new PdppError(
+        "invalid_id",
+        "the connection part of id must look like cin_ followed by 12 hex digits.",
+        {
+          param: "id",
+        },
+      );
     }
   }
   const colon = rest.indexOf(":");
   if (colon <= 0) {
-    throw new PdppError("invalid_id", "id must be {connection_id}/{stream}:{record_id} or {stream}:{record_id}.", {
-      param: "id",
-    });
+    throw new PdppError(
+      "invalid_id",
+      "id must be {connection_id}/{stream}:{record_id} or {stream}:{record_id}.",
+      {
+        param: "id",
+      },
+    );
   }
   const stream = rest.slice(0, colon);
   const recordId = rest.slice(colon + 1);

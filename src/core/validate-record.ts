@@ -1,4 +1,6 @@
 // Checks one payload against its stream definition before ingest; a reason string means "reject".
+
+import { encodeRecordId, MAX_SAFE_NAME_LENGTH } from "./ids.js";
 import type { FieldSchema, StreamDef } from "./manifest.js";
 import { fieldSchemaAt } from "./manifest.js";
 import { getPath } from "./projection.js";
@@ -29,6 +31,31 @@ function typeMismatch(value: unknown, schema: FieldSchema): string | null {
   }
 }
 
+// U+0000 and lone UTF-16 surrogates cannot be stored by Postgres nor encoded as UTF-8 ids:
+// both stores reject them so they behave the same.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what we look for
+const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first string (or key) that holds NUL or a lone surrogate, or null. */
+function unstorablePath(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === "string") return UNSTORABLE_RE.test(value) ? path || "(value)" : null;
+  if (value === null || typeof value !== "object" || depth > 64) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorablePath(value[i], `${path}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (UNSTORABLE_RE.test(key)) return at;
+    const found = unstorablePath(inner, at, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Primary-key presence and scalarity: shared by upserts and deletes. */
 export function primaryKeyProblem(data: unknown, stream: StreamDef): string | null {
   if (!isPlainObject(data)) return "data must be a JSON object";
@@ -40,6 +67,13 @@ export function primaryKeyProblem(data: unknown, stream: StreamDef): string | nu
     if (!["string", "number", "boolean"].includes(typeof value)) {
       return `primary-key field ${key} must be a string, number or boolean`;
     }
+    if (typeof value === "string" && UNSTORABLE_RE.test(value)) {
+      return `primary-key field ${key} holds NUL or an unpaired surrogate`;
+    }
+  }
+  const recordId = encodeRecordId(stream.primary_key.map((key) => getPath(data, key)));
+  if (recordId.length > MAX_SAFE_NAME_LENGTH) {
+    return `the encoded record id is ${recordId.length} characters; at most ${MAX_SAFE_NAME_LENGTH} are allowed`;
   }
   return null;
 }
@@ -49,6 +83,8 @@ export function validateRecord(data: unknown, stream: StreamDef): string | null 
   const pkProblem = primaryKeyProblem(data, stream);
   if (pkProblem) return pkProblem;
   const payload = data as Record<string, unknown>;
+  const unstorable = unstorablePath(payload, "");
+  if (unstorable) return `field ${unstorable} holds NUL or an unpaired surrogate, which cannot be stored`;
   for (const field of stream.text_fields ?? []) {
     const value = getPath(payload, field);
     if (value !== undefined && value !== null && typeof value !== "string")

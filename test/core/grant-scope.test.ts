@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { PdppError } from "../../src/core/errors.js";
-import type { Grant } from "../../src/core/grant.js";
+import { type Grant, scopeGrantsPath } from "../../src/core/grant.js";
 import { type Catalog, connectionCount, scopesForStream, visibleScopes } from "../../src/core/grant-scope.js";
 import { CHAT_MANIFEST, MAIL_MANIFEST } from "../rs/fixture-manifests.js";
 
@@ -91,4 +91,24 @@ describe("core/grant-scope", () => {
       [["cin_00000000000b"]],
     );
   });
+});
+
+it("scopeGrantsPath: granted paths, their children, and primary-key fields", () => {
+  const scope = {
+    connectorKey: "mbox",
+    stream: {
+      name: "messages",
+      primary_key: ["message_id"],
+      schema: { type: "object" as const, properties: {} },
+    },
+    connectionIds: ["cin_000000000001"],
+    fields: ["subject", "sender"],
+    since: null,
+    until: null,
+  };
+  assert.equal(scopeGrantsPath(scope, "subject"), true);
+  assert.equal(scopeGrantsPath(scope, "sender.email"), true);
+  assert.equal(scopeGrantsPath(scope, "message_id"), true);
+  assert.equal(scopeGrantsPath(scope, "body"), false);
+  assert.equal(scopeGrantsPath(scope, "message_idx"), false);
 });

@@ -56,3 +56,25 @@ test("validateRecord names the problem", () => {
     "field sender.email must be a string",
   );
 });
+
+test("validateRecord rejects what one of the stores could not store or fetch back", () => {
+  assert.equal(
+    validateRecord({ message_id: "a\ud800" }, stream),
+    "primary-key field message_id holds NUL or an unpaired surrogate",
+  );
+  assert.equal(
+    validateRecord({ message_id: "a", body: "x\u0000y" }, stream),
+    "field body holds NUL or an unpaired surrogate, which cannot be stored",
+  );
+  assert.equal(
+    validateRecord({ message_id: "a", labels: ["ok", "\udc00"] }, stream),
+    "field labels[1] holds NUL or an unpaired surrogate, which cannot be stored",
+  );
+  assert.equal(validateRecord({ message_id: "😀 paired surrogates are fine" }, stream), null);
+  // 171 spaces encode to 513 characters (%20 each): over the safe-name limit of ids.
+  assert.equal(
+    validateRecord({ message_id: " ".repeat(171) }, stream),
+    "the encoded record id is 513 characters; at most 512 are allowed",
+  );
+  assert.equal(validateRecord({ message_id: " ".repeat(170) }, stream), null);
+});

@@ -1,6 +1,7 @@
 // The typed filter of query_records/aggregate/search: checked before any RS call, then encoded
 // as the RS's `filter[f]=v` / `filter[f][op]=v` query parameters.
 import { PdppError } from "../errors.js";
+import { isFieldPath } from "../ids.js";
 
 export const FILTER_OPS = ["eq", "gt", "gte", "lt", "lte"] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -33,7 +34,7 @@ export function checkFilter(filter: unknown): FilterCondition[] | undefined {
     const keys = Object.keys(c).filter((k) => k !== "field" && k !== "op" && k !== "value");
     if (keys.length > 0)
       throw invalid(`filter[${index}] has unknown key ${keys[0]}; use only field, op, value.`);
-    if (typeof c.field !== "string" || c.field.length === 0 || /[[\]]/.test(c.field) || /\s/.test(c.field)) {
+    if (typeof c.field !== "string" || c.field.length > 512 || !isFieldPath(c.field)) {
       throw invalid(`filter[${index}].field must be a field name from schema(stream), without brackets.`);
     }
     if (!FILTER_OPS.includes(c.op as FilterOp)) {

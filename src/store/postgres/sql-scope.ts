@@ -3,10 +3,9 @@
 // Semantics mirror sqlite/scope-sql.ts: time-like fields compare as normalised ISO strings, array
 // fields match when any element satisfies the comparison, strings compare in byte order.
 import { PdppError } from "../../core/errors.js";
-import type { StreamScope } from "../../core/grant.js";
+import { type StreamScope, scopeGrantsPath } from "../../core/grant.js";
 import { isFieldPath } from "../../core/ids.js";
 import { fieldSchemaAt, isTimeLike, type StreamDef } from "../../core/manifest.js";
-import { isPathGranted } from "../../core/projection.js";
 import { normalizeTime } from "../../core/time.js";
 import type { FieldCondition } from "../store.js";
 
@@ -21,7 +20,7 @@ export class Params {
 
 /** Refuse any use of a field the scope does not grant (the RS checks first; this is the backstop). */
 export function requireGranted(scope: StreamScope, path: string, param = "field"): void {
-  if (!isPathGranted(path, scope.fields)) {
+  if (!scopeGrantsPath(scope, path)) {
     throw new PdppError("field_not_granted", `field ${path} is not granted.`, { param });
   }
 }
