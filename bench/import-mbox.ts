@@ -1,7 +1,7 @@
 // Import throughput: streams an mbox into a temp SQLite store through the in-process RS (the same path
 // as `pdpp import mbox`) and prints messages/s, MB/s and peak RSS. Usage: tsx bench/import-mbox.ts --file F
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { hashToken, newToken } from "../src/core/ids.js";
@@ -17,6 +17,17 @@ const { values } = parseArgs({
   },
 });
 
+/** CPU seconds of the main thread alone (Linux /proc; null elsewhere). */
+function mainThreadCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "pdpp-bench-import-"));
 const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
 const ownerToken = newToken("owner");
@@ -27,6 +38,9 @@ let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 100);
+const loadBefore = loadavg()[0]!;
+const cpuBefore = process.cpuUsage();
+const mainCpuBefore = mainThreadCpuSeconds();
 const started = performance.now();
 let lastLog = started;
 const result = await importFile(
@@ -49,6 +63,11 @@ const result = await importFile(
   },
 );
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+// Main-thread CPU: with parsing in a worker, the main thread (RS + SQLite writes) is the ceiling.
+const mainCpu = mainThreadCpuSeconds();
+const mainCpuSeconds = mainCpu === null || mainCpuBefore === null ? null : mainCpu - mainCpuBefore;
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 await store.close();
@@ -64,6 +83,12 @@ const row = {
   messages_per_s: Math.round(result.read / seconds),
   mb_per_s: Number((size / 1024 ** 2 / seconds).toFixed(1)),
   peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+  // The machine is shared: CPU seconds (all threads) and the load average say how much of it we had.
+  cpu_seconds: Number(cpuSeconds.toFixed(2)),
+  messages_per_cpu_s: Math.round(result.read / cpuSeconds),
+  main_thread_cpu_s: mainCpuSeconds === null ? null : Number(mainCpuSeconds.toFixed(2)),
+  messages_per_main_cpu_s: mainCpuSeconds === null ? null : Math.round(result.read / mainCpuSeconds),
+  load_avg_1m: [Number(loadBefore.toFixed(1)), Number(loadavg()[0]!.toFixed(1))],
   batch_size: Number(values["batch-size"]),
 };
 process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);

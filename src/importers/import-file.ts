@@ -7,9 +7,10 @@ import type { GenericOptions } from "./generic.js";
 import { openJsonSource } from "./json.js";
 import { openJsonlSource } from "./jsonl.js";
 import { openMboxSource } from "./mbox.js";
+import { openMboxWorkerSource } from "./mbox-worker-source.js";
 import { type OwnerApi, openOwnerSink } from "./owner-sink.js";
 import { runImport } from "./run-import.js";
-import type { ImportProgress, ImportSource, ImportSummary } from "./types.js";
+import type { ImportProgress, ImportSource, ImportSummary, RunnableItem } from "./types.js";
 
 export const IMPORT_KINDS = ["mbox", "chatgpt", "jsonl", "json", "csv"] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
@@ -40,6 +41,8 @@ export interface ImportFileOptions {
   connectionLabel?: string;
   generic?: GenericOptions;
   batchSize?: number;
+  /** Parse mbox in a worker thread, overlapping the store's writes (default true). */
+  parseInWorker?: boolean;
   onProgress?: (progress: ImportProgress & { bytesRead: number; totalBytes: number | null }) => void;
 }
 
@@ -50,7 +53,10 @@ export interface ImportFileResult extends ImportSummary {
 }
 
 export async function importFile(api: OwnerApi, options: ImportFileOptions): Promise<ImportFileResult> {
-  const source = await openSource(options.kind, options.path, options.generic);
+  const source: ImportSource<RunnableItem> =
+    options.kind === "mbox" && options.parseInWorker !== false
+      ? openMboxWorkerSource(options.path)
+      : await openSource(options.kind, options.path, options.generic);
   const connectionLabel = options.connectionLabel ?? basename(options.path);
   const sink = await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
   const onProgress = options.onProgress;

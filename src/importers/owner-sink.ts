@@ -2,7 +2,7 @@
 // batch as one NDJSON request (one transaction). Works in-process (createApp(...).fetch) or over HTTP.
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { Manifest } from "../core/manifest.js";
-import type { ImportSink, SinkBatchResult } from "./types.js";
+import { type ImportSink, SerializedRecord, type SinkBatchResult } from "./types.js";
 
 export interface OwnerApi {
   fetch: (request: Request) => Promise<Response>;
@@ -77,7 +77,11 @@ export async function openOwnerSink(
         bytes = 0;
       };
       for (const data of records) {
-        const line = JSON.stringify({ op: "upsert", data });
+        // A serialized record is spliced in as is: its JSON text was built once, off the main thread.
+        const line =
+          data instanceof SerializedRecord
+            ? `{"op":"upsert","data":${data.json}}`
+            : JSON.stringify({ op: "upsert", data });
         const size = Buffer.byteLength(line) + 1;
         if (size > MAX_REQUEST_BYTES) {
           await flush();

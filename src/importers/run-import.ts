@@ -1,11 +1,13 @@
 // The shared import runner: batches records per stream, writes each batch through the sink, tallies the outcome.
-import type {
-  ImportCounts,
-  ImportItem,
-  ImportProgress,
-  ImportRejection,
-  ImportSink,
-  ImportSummary,
+import {
+  type ImportCounts,
+  type ImportProgress,
+  type ImportRecord,
+  type ImportRejection,
+  type ImportSink,
+  type ImportSummary,
+  type RunnableItem,
+  SerializedRecord,
 } from "./types.js";
 
 export const DEFAULT_BATCH_SIZE = 500;
@@ -13,14 +15,14 @@ export const DEFAULT_BATCH_SIZE = 500;
 export const MAX_REPORTED_REJECTIONS = 100;
 
 export interface RunImportOptions {
-  source: AsyncIterable<ImportItem>;
+  source: AsyncIterable<RunnableItem>;
   sink: ImportSink;
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
 }
 
 interface Pending {
-  records: Record<string, unknown>[];
+  records: ImportRecord[];
   positions: string[];
 }
 
@@ -83,7 +85,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
       batch = { records: [], positions: [] };
       pending.set(item.stream, batch);
     }
-    batch.records.push(item.data);
+    batch.records.push("json" in item ? new SerializedRecord(item.json) : item.data);
     batch.positions.push(item.position ?? `${item.stream} record ${read}`);
     if (batch.records.length >= batchSize) await flush(item.stream);
   }

@@ -6,6 +6,24 @@ export type ImportItem =
   | { stream: string; data: Record<string, unknown>; position?: string }
   | { error: string; position: string };
 
+/** A record whose data comes as JSON object text, built once off the main thread (the mbox worker). */
+export interface SerializedItem {
+  stream: string;
+  json: string;
+  position?: string;
+}
+
+/** What the runner reads: plain items, or serialized ones from a worker-backed source. */
+export type RunnableItem = ImportItem | SerializedItem;
+
+/** A record whose data is already JSON text: the sink writes it as is instead of serializing again. */
+export class SerializedRecord {
+  constructor(readonly json: string) {}
+}
+
+/** What a sink is given per record: the data object, or its JSON text. */
+export type ImportRecord = Record<string, unknown> | SerializedRecord;
+
 /** What one written batch did (the RS ingest answer, per stream). */
 export interface SinkBatchResult {
   added: number;
@@ -17,7 +35,7 @@ export interface SinkBatchResult {
 
 /** Where the runner writes: one connection, one batch per call, each batch all-or-nothing. */
 export interface ImportSink {
-  write(stream: string, records: Record<string, unknown>[]): Promise<SinkBatchResult>;
+  write(stream: string, records: ImportRecord[]): Promise<SinkBatchResult>;
 }
 
 export interface ImportRejection {
@@ -48,9 +66,9 @@ export interface ImportProgress extends ImportCounts {
 }
 
 /** A reader over one input file: the records, the manifest they belong to, and bytes consumed. */
-export interface ImportSource {
+export interface ImportSource<Item extends RunnableItem = ImportItem> {
   manifest: Manifest;
-  items: AsyncIterable<ImportItem>;
+  items: AsyncIterable<Item>;
   /** Bytes of the input consumed so far (for progress); totalBytes is the file size when known. */
   bytesRead(): number;
   totalBytes: number | null;
