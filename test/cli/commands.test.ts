@@ -114,17 +114,14 @@ describe("pdpp CLI", () => {
     const credentials = join(tmp.dir, "c.json");
     assert.match(
       created.stdout,
-      new RegExp(
-        `^saved to ${credentials} \\(mode 0600\\); run: pdpp mcp --token-file ${credentials} --store ${home}$`,
-        "m",
-      ),
+      new RegExp(`^saved to ${credentials} \\(mode 0600\\); run: pdpp mcp --token-file ${credentials}$`, "m"),
     );
     // The saved file is what `pdpp mcp` reads: the printed command really serves the grant.
     const client = new Client({ name: "cli-test", version: "1" });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [BIN, "mcp", "--token-file", credentials, "--store", home],
+        args: [BIN, "mcp", "--token-file", credentials],
         env: getDefaultEnvironment(),
         stderr: "pipe",
       }),

@@ -76,11 +76,8 @@ export function register(program: Command, context: CliContext): void {
             ? { provider_url: flags.providerUrl.replace(/\/+$/, "") }
             : { store: context.home }),
         });
-        // `pdpp mcp` takes the provider from the file; a home-backed file still needs --store.
-        const run = flags.providerUrl
-          ? `pdpp mcp --token-file ${path}`
-          : `pdpp mcp --token-file ${path} --store ${context.home}`;
-        lines.push(`saved to ${path} (mode 0600); run: ${run}`);
+        // `pdpp mcp` takes the provider URL or the store from the file.
+        lines.push(`saved to ${path} (mode 0600); run: pdpp mcp --token-file ${path}`);
       }
       process.stdout.write(`${lines.join("\n")}\n`);
     });

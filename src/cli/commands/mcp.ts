@@ -1,6 +1,7 @@
 // `pdpp mcp`: run the MCP adapter over stdio with a client token, against a provider URL or a
 // local store opened in-process. stdout is reserved for JSON-RPC.
 import type { Command } from "commander";
+import { readCredentials } from "../../config/credentials.js";
 import { runStdioMcp } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
 import { openStoreAt } from "../../store/open.js";
@@ -29,8 +30,14 @@ export function register(program: Command, _context?: unknown): void {
     .action(async (options: McpOptions) => {
       let closeStore: (() => Promise<void>) | undefined;
       let rsFetch: ((request: Request) => Promise<Response>) | undefined;
-      if (options.store) {
-        const opened = await openStoreAt(options.store);
+      // A credentials file saved for a local store names that store, so --token-file is enough.
+      const savedStore =
+        options.tokenFile && !options.providerUrl && !process.env.PDPP_PROVIDER_URL
+          ? readCredentials(options.tokenFile).store
+          : undefined;
+      const storeDir = options.store ?? savedStore;
+      if (storeDir) {
+        const opened = await openStoreAt(storeDir);
         const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
         rsFetch = async (request) => app.fetch(request);
         closeStore = () => opened.close();
