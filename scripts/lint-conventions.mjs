@@ -30,9 +30,12 @@ for (const root of ROOTS) {
     if (!KEBAB.test(name)) errors.push(`${file}: file names are kebab-case`);
     const lines = readFileSync(file, "utf8").split("\n");
     const first = lines[0].startsWith("#!") ? lines[1] : lines[0];
-    if (!first?.startsWith("//")) errors.push(`${file}: open with a one-line comment saying what the file is for`);
-    if (lines.length > HARD_LINES) errors.push(`${file}: ${lines.length} lines (hard limit ${HARD_LINES}); split it`);
-    else if (lines.length > SOFT_LINES) warnings.push(`${file}: ${lines.length} lines (soft limit ${SOFT_LINES})`);
+    if (!first?.startsWith("//"))
+      errors.push(`${file}: open with a one-line comment saying what the file is for`);
+    if (lines.length > HARD_LINES)
+      errors.push(`${file}: ${lines.length} lines (hard limit ${HARD_LINES}); split it`);
+    else if (lines.length > SOFT_LINES)
+      warnings.push(`${file}: ${lines.length} lines (soft limit ${SOFT_LINES})`);
   }
 }
 for (const w of warnings) console.warn(`warn  ${w}`);

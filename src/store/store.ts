@@ -40,7 +40,9 @@ export interface Connection {
 
 // ------------------------------------------------------------------------------------- ingest
 
-export type IngestOp = { op: "upsert"; data: Record<string, unknown> } | { op: "delete"; data: Record<string, unknown> };
+export type IngestOp =
+  | { op: "upsert"; data: Record<string, unknown> }
+  | { op: "delete"; data: Record<string, unknown> };
 
 export interface IngestResult {
   added: number;
