@@ -5,6 +5,7 @@ import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
 import type { SqliteDb } from "./db.js";
+import { connectorSearchTables } from "./search-tables.js";
 
 interface GrantRow {
   token_hash: string;
@@ -92,10 +93,13 @@ export class SqliteAdmin {
   deleteConnection(connectionId: string): boolean {
     return this.db.raw
       .transaction(() => {
-        // The FTS table is virtual: no cascade reaches it.
-        this.db
-          .stmt("DELETE FROM search_index WHERE rowid IN (SELECT id FROM records WHERE connection_id = ?)")
-          .run(connectionId);
+        // FTS tables are virtual: no cascade reaches them.
+        const connection = this.getConnection(connectionId);
+        for (const table of connection ? connectorSearchTables(this.db, connection.connector_key) : []) {
+          this.db
+            .stmt(`DELETE FROM ${table} WHERE rowid IN (SELECT id FROM records WHERE connection_id = ?)`)
+            .run(connectionId);
+        }
         return this.db.stmt("DELETE FROM connections WHERE connection_id = ?").run(connectionId).changes > 0;
       })
       .immediate();

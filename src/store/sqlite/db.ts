@@ -28,7 +28,7 @@ export class SqliteDb {
       (time: unknown, granularity: unknown, zone: unknown) =>
         typeof time === "string" ? bucketKey(time, granularity as TimeGranularity, String(zone)) : null,
     );
-    migrate(this.raw);
+    migrate(this);
   }
 
   /** A cached prepared statement for this SQL text. */

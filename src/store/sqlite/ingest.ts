@@ -9,8 +9,13 @@ import { normalizeTime } from "../../core/time.js";
 import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js";
 import type { IngestOp, IngestResult } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { FTS_COLUMNS } from "./migrations.js";
-import { searchableText } from "./search-text.js";
+import {
+  deleteSearchRow,
+  ensureSearchTable,
+  insertSearchRow,
+  searchTable,
+  searchValues,
+} from "./search-tables.js";
 import { deleteTexts, writeText } from "./text-store.js";
 
 interface PreparedOp {
@@ -46,10 +51,7 @@ function prepareUpsert(data: Record<string, unknown>, stream: StreamDef): Prepar
   const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(data, k)));
   const digest = payloadDigest(data);
   const time = stream.time_field ? normalizeTime(getPath(data, stream.time_field)) : null;
-  const searchFields = (stream.query?.search ?? []).slice(0, FTS_COLUMNS);
-  const search = searchFields.length
-    ? searchFields.map((f) => searchableText(getPath(data, f)) || null)
-    : null;
+  const search = searchValues(data, stream);
   // Text fields live in chunks, not in the payload JSON, so reads never parse them.
   const texts: { path: string; text: string }[] = [];
   let stored = data;
@@ -110,7 +112,7 @@ interface ExistingRow {
 /** Apply prepared ops in one transaction; returns the counts. */
 export function applyPrepared(
   db: SqliteDb,
-  target: { connectionId: string; connectorKey: string; stream: string },
+  target: { connectionId: string; connectorKey: string; stream: string; search?: string[] },
   prepared: PreparedOp[],
 ): Omit<IngestResult, "rejected"> {
   const counts = { added: 0, updated: 0, unchanged: 0, deleted: 0 };
@@ -120,6 +122,9 @@ export function applyPrepared(
       (db.stmt("SELECT value FROM store_meta WHERE key = 'version'").get() as { value: string }).value,
     );
     const emittedAt = new Date().toISOString();
+    // The stream's FTS table: looked up once, created only when a record has search text.
+    let table = searchTable(db, connectorKey, stream)?.name;
+    let checked = false;
     const find = db.stmt(
       "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
     );
@@ -136,7 +141,7 @@ export function applyPrepared(
           "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ? WHERE id = ?",
         ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
         deleteTexts(db, existing.id);
-        db.stmt("DELETE FROM search_index WHERE rowid = ?").run(existing.id);
+        if (table) deleteSearchRow(db, { table, row: existing.id });
         counts.deleted++;
         continue;
       }
@@ -151,7 +156,7 @@ export function applyPrepared(
           "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 0, emitted_at = ?, time = ?, connector_key = ? WHERE id = ?",
         ).run(op.payloadJson, op.digest, version, emittedAt, op.time, connectorKey, existing.id);
         deleteTexts(db, existing.id);
-        db.stmt("DELETE FROM search_index WHERE rowid = ?").run(existing.id);
+        if (table) deleteSearchRow(db, { table, row: existing.id });
         row = existing.id;
         if (existing.deleted) counts.added++;
         else counts.updated++;
@@ -175,18 +180,16 @@ export function applyPrepared(
         counts.added++;
       }
       for (const text of op.texts) writeText(db, row, text);
-      if (op.search?.some((v) => v !== null)) insertSearchRow(db, row, op.search);
+      if (op.search) {
+        // First insert of the batch: create the table or mark it mixed when the layout changed.
+        if (!checked || !table)
+          table = ensureSearchTable(db, { connectorKey, stream, search: target.search });
+        checked = true;
+        insertSearchRow(db, { table, row }, op.search);
+      }
     }
     db.stmt("UPDATE store_meta SET value = ? WHERE key = 'version'").run(String(version));
   });
   run.immediate();
   return counts;
-}
-
-const ftsInsertSql = `INSERT INTO search_index (rowid, ${Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ")})
-  VALUES (?${", ?".repeat(FTS_COLUMNS)})`;
-
-function insertSearchRow(db: SqliteDb, row: number | bigint, values: (string | null)[]): void {
-  const params: (string | null)[] = Array.from({ length: FTS_COLUMNS }, (_, i) => values[i] ?? null);
-  db.stmt(ftsInsertSql).run(row, ...params);
 }

@@ -1,14 +1,13 @@
 // Versioned schema of the SQLite store: each migration runs once, inside a transaction, and is
 // recorded in schema_migrations.
-import type Database from "better-sqlite3";
+import type { SqliteDb } from "./db.js";
+import { reindexSearch } from "./search-reindex.js";
 
-// FTS5 tokens are produced by core code (lowercased [\p{L}\p{M}\p{N}]+ runs joined by spaces);
-// the tokenizer must keep marks inside words so it splits exactly where core code did.
+// Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
 const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
-export const FTS_COLUMNS = 16;
-const ftsColumns = Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ");
+const ftsColumns = Array.from({ length: 16 }, (_, i) => `c${i}`).join(", ");
 
-const MIGRATIONS: { version: number; sql: string }[] = [
+const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }[] = [
   {
     version: 1,
     sql: `
@@ -81,10 +80,12 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       INSERT INTO store_meta (key, value) VALUES ('version', '0');
     `,
   },
+  { version: 2, sql: "", run: reindexSearch },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */
-export function migrate(db: Database.Database): void {
+export function migrate(sqlite: SqliteDb): void {
+  const db = sqlite.raw;
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
   );
@@ -96,7 +97,8 @@ export function migrate(db: Database.Database): void {
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
     db.transaction(() => {
-      db.exec(migration.sql);
+      if (migration.sql) db.exec(migration.sql);
+      migration.run?.(sqlite);
       db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").run(
         migration.version,
         new Date().toISOString(),

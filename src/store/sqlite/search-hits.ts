@@ -6,7 +6,7 @@ import type { SearchTerm } from "../../core/search-query.js";
 import { buildSnippet, matchesTerms } from "../../core/snippet.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { FTS_COLUMNS } from "./migrations.js";
+import { FTS_COLUMNS, searchTable } from "./search-tables.js";
 import { matchAnyExpr } from "./search-text.js";
 import { iterateChunks, readTextRange, textMeta } from "./text-store.js";
 
@@ -77,9 +77,10 @@ function matchedText(
   }
   // Beyond the scan budget, ask the index whether a term occurs in this field at all.
   const column = grantedColumns(c.scope).find((g) => g.field === field.name)?.column;
-  if (column === undefined) return null;
+  const table = searchTable(db, c.scope.connectorKey, c.stream)?.name;
+  if (column === undefined || !table) return null;
   const hit = db
-    .stmt("SELECT 1 FROM search_index WHERE search_index MATCH ? AND rowid = ?")
+    .stmt(`SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`)
     .get(matchAnyExpr(field.terms, column), c.id);
   return hit ? "" : null;
 }

@@ -25,9 +25,13 @@ function termExpr(term: SearchTerm): string {
   return phrase(term.words);
 }
 
-/** `{c0 c2} : ("a" AND "b"* AND "c d")`: every term, matched only in the given columns. */
-export function matchAllExpr(terms: SearchTerm[], columns: number[]): string {
-  return `{${columns.map((c) => `c${c}`).join(" ")}} : (${terms.map(termExpr).join(" AND ")})`;
+/**
+ * `{c0 c2} : ("a" AND "b"* AND "c d")`: every term, matched only in the given columns; without a
+ * column filter when `columns` is null (FTS5 then ranks several times faster on long texts).
+ */
+export function matchAllExpr(terms: SearchTerm[], columns: number[] | null): string {
+  const all = `(${terms.map(termExpr).join(" AND ")})`;
+  return columns ? `{${columns.map((c) => `c${c}`).join(" ")}} : ${all}` : all;
 }
 
 /** `{c3} : ("a" OR "b"*)`: does any term occur in this one column. */

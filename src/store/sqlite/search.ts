@@ -6,6 +6,7 @@ import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { normalizeScopes, type SqlParam, scopeWhere } from "./scope-sql.js";
 import { type Candidate, describeHit, grantedColumns } from "./search-hits.js";
+import { FTS_COLUMNS, searchLayout, searchTable } from "./search-tables.js";
 import { matchAllExpr } from "./search-text.js";
 
 /** Byte-order comparison of UTF-8 strings (code-point order), as Postgres COLLATE "C" does. */
@@ -28,18 +29,57 @@ function compareHits(a: Candidate, b: Candidate): number {
   );
 }
 
+/** Phase 1: a scope's matches (id and score), newest first, at most rankWindow + 1. */
+interface Scored {
+  id: number;
+  score: number;
+  scope: StreamScope;
+}
+
+/** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
+function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
+  const ids = db
+    .stmt("SELECT connection_id FROM connections WHERE connector_key = ?")
+    .pluck()
+    .all(scope.connectorKey) as string[];
+  return ids.every((id) => scope.connectionIds.includes(id));
+}
+
 function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery) {
   const columns = grantedColumns(scope).map((c) => c.column);
-  if (columns.length === 0) return { rows: [] as Candidate[], complete: true, estimate: 0 };
-  const where = scopeWhere(scope, query.conditions);
-  // Newest first by insertion: FTS5 walks its doclist backwards and stops at the window.
-  const sql = `SELECT r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.time, r.emitted_at,
-      -bm25(search_index) AS score
-    FROM search_index JOIN records r ON r.id = search_index.rowid
-    WHERE search_index MATCH ? AND ${where.sql}
-    ORDER BY search_index.rowid DESC LIMIT ?`;
-  const params: SqlParam[] = [matchAllExpr(query.terms, columns), ...where.params, query.rankWindow + 1];
-  const rows = (db.stmt(sql).all(...params) as Omit<Candidate, "scope">[]).map((r) => ({ ...r, scope }));
+  const info = searchTable(db, scope.connectorKey, scope.stream.name);
+  if (columns.length === 0 || !info) return { rows: [] as Scored[], complete: true, estimate: 0 };
+  const table = info.name;
+  // When every row was indexed under the current search fields, columns past them are empty: with
+  // every search field granted the column filter is a no-op and is left out.
+  const everyColumn =
+    !info.mixed &&
+    info.layout === searchLayout(scope.stream.query?.search) &&
+    columns.length === Math.min(scope.stream.query?.search?.length ?? 0, FTS_COLUMNS);
+  const match = matchAllExpr(query.terms, everyColumn ? null : columns);
+  // The table holds only this stream's live rows (deletes remove them), so without a time range,
+  // conditions or hidden connections it answers alone; FTS5 walks its doclist newest first and
+  // stops at the window. Otherwise the join filters before the window is counted.
+  const plain =
+    !scope.since && !scope.until && query.conditions.length === 0 && seesAllConnections(db, scope);
+  let raw: [number, number][];
+  if (plain) {
+    raw = db
+      .stmt(`SELECT rowid, -bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`)
+      .raw()
+      .all(match, query.rankWindow + 1) as [number, number][];
+  } else {
+    const where = scopeWhere(scope, query.conditions);
+    const params: SqlParam[] = [match, ...where.params, query.rankWindow + 1];
+    raw = db
+      .stmt(
+        `SELECT s.rowid, -bm25(${table}) FROM ${table} s JOIN records r ON r.id = s.rowid
+         WHERE ${table} MATCH ? AND ${where.sql} ORDER BY s.rowid DESC LIMIT ?`,
+      )
+      .raw()
+      .all(...params) as [number, number][];
+  }
+  const rows: Scored[] = raw.map(([id, score]) => ({ id, score, scope }));
   if (rows.length <= query.rankWindow) return { rows, complete: true, estimate: rows.length };
   rows.length = query.rankWindow;
   // Estimate from the density of matches among the newest rows (cheap; never claimed exact).
@@ -49,6 +89,37 @@ function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery) {
   return { rows, complete: false, estimate: Math.max(estimate, query.rankWindow + 1) };
 }
 
+/**
+ * Phase 2: the candidates that can reach the page — the best `k` by score plus every candidate
+ * tied with the k-th — with the row fields the full order needs. Rows a scope does not see are
+ * dropped (a backstop: the index holds only live rows of the stream, and time ranges and
+ * conditions were applied in phase 1).
+ */
+function pageCandidates(db: SqliteDb, scored: Scored[], k: number): Candidate[] {
+  let chosen = scored;
+  if (scored.length > k) {
+    const scores = Float64Array.from(scored, (c) => c.score).sort();
+    const threshold = scores[scores.length - k];
+    chosen = scored.filter((c) => c.score >= threshold);
+  }
+  const byId = new Map(chosen.map((c) => [c.id, c]));
+  const rows = db
+    .stmt(
+      `SELECT id, connection_id, connector_key, stream, record_id, time, emitted_at, deleted
+       FROM records WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify([...byId.keys()])) as (Omit<Candidate, "scope" | "score"> & { deleted: number })[];
+  const out: Candidate[] = [];
+  for (const row of rows) {
+    const c = byId.get(row.id) as Scored;
+    const { scope } = c;
+    if (row.deleted || row.stream !== scope.stream.name || row.connector_key !== scope.connectorKey) continue;
+    if (!scope.connectionIds.includes(row.connection_id)) continue;
+    out.push({ ...row, score: c.score, scope });
+  }
+  return out;
+}
+
 export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
   const live = normalizeScopes(scopes);
   if (query.terms.length === 0 || live.length === 0) {
@@ -56,19 +127,19 @@ export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery):
   }
   let complete = true;
   let estimate = 0;
-  const all: Candidate[] = [];
+  const scored: Scored[] = [];
   for (const scope of live) {
     const found = scopeCandidates(db, scope, query);
     complete &&= found.complete;
     estimate += found.estimate;
-    all.push(...found.rows);
+    for (const row of found.rows) scored.push(row);
   }
-  all.sort(compareHits);
-  const page = all.slice(query.offset, query.offset + query.limit);
-  const hits: StoredSearchHit[] = page.map((c) => describeHit(db, c, query.terms));
+  const end = query.offset + query.limit;
+  const ranked = pageCandidates(db, scored, end).sort(compareHits);
+  const hits: StoredSearchHit[] = ranked.slice(query.offset, end).map((c) => describeHit(db, c, query.terms));
   return {
     hits,
-    hasMore: all.length > query.offset + query.limit,
+    hasMore: scored.length > end,
     recall: complete
       ? { complete: true, rankingScope: "all_matches" }
       : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate },

@@ -75,7 +75,7 @@ class SqliteStore implements Store {
     const { prepared, rejected } = prepareBatch(ops, def);
     const counts = applyPrepared(
       this.db,
-      { connectionId, connectorKey: connection.connector_key, stream },
+      { connectionId, connectorKey: connection.connector_key, stream, search: def.query?.search },
       prepared,
     );
     return { ...counts, rejected };

@@ -1,0 +1,104 @@
+// One FTS5 table per (connector, stream): a scope's query walks only its own stream's matches
+// (a shared index made a small stream's query walk every other stream's matches too), and a scope
+// that sees every connection of its stream is ranked from the index alone, without a join.
+import type { StreamDef } from "../../core/manifest.js";
+import { getPath } from "../../core/projection.js";
+import type { SqliteDb } from "./db.js";
+import { searchableText } from "./search-text.js";
+
+// FTS5 tokens are produced by core code (lowercased [\p{L}\p{M}\p{N}]+ runs joined by spaces);
+// the tokenizer must keep marks inside words so it splits exactly where core code did.
+const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
+export const FTS_COLUMNS = 16;
+export const FTS_COLUMN_LIST = Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ");
+
+// `layout` is the stream's search-field list the table was created for; `mixed` is set once rows
+// were indexed under another list (a changed manifest), after which every query filters columns.
+export const SEARCH_TABLES_SQL = `CREATE TABLE search_tables (
+  connector_key TEXT NOT NULL,
+  stream TEXT NOT NULL,
+  name TEXT NOT NULL UNIQUE,
+  layout TEXT NOT NULL,
+  mixed INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (connector_key, stream)
+)`;
+
+export interface SearchTableInfo {
+  name: string;
+  layout: string;
+  mixed: number;
+}
+
+/** The search fields a stream indexes, as stored in `layout`. */
+export function searchLayout(search: string[] | undefined): string {
+  return JSON.stringify((search ?? []).slice(0, FTS_COLUMNS));
+}
+
+/**
+ * The FTS table of a stream, or null when nothing was ever indexed for it (read on every call:
+ * another process may have created or marked it).
+ */
+export function searchTable(db: SqliteDb, connectorKey: string, stream: string): SearchTableInfo | null {
+  const row = db
+    .stmt("SELECT name, layout, mixed FROM search_tables WHERE connector_key = ? AND stream = ?")
+    .get(connectorKey, stream) as SearchTableInfo | undefined;
+  return row ?? null;
+}
+
+/** The FTS table of a stream, created on first use (call inside the write transaction). */
+export function ensureSearchTable(
+  db: SqliteDb,
+  target: { connectorKey: string; stream: string; search: string[] | undefined },
+): string {
+  const layout = searchLayout(target.search);
+  const existing = searchTable(db, target.connectorKey, target.stream);
+  if (existing) {
+    if (!existing.mixed && existing.layout !== layout) {
+      db.stmt("UPDATE search_tables SET mixed = 1 WHERE name = ?").run(existing.name);
+    }
+    return existing.name;
+  }
+  const next = (db.stmt("SELECT count(*) AS n FROM search_tables").get() as { n: number }).n + 1;
+  // Generated names only: connector keys and stream names never reach SQL text.
+  const name = `search_fts_${next}`;
+  db.raw.exec(
+    `CREATE VIRTUAL TABLE ${name} USING fts5(${FTS_COLUMN_LIST}, content='', contentless_delete=1, tokenize="${FTS_TOKENIZER}")`,
+  );
+  db.stmt("INSERT INTO search_tables (connector_key, stream, name, layout) VALUES (?, ?, ?, ?)").run(
+    target.connectorKey,
+    target.stream,
+    name,
+    layout,
+  );
+  return name;
+}
+
+/** Every FTS table of a connector (for removing a connection's rows). */
+export function connectorSearchTables(db: SqliteDb, connectorKey: string): string[] {
+  return (
+    db.stmt("SELECT name FROM search_tables WHERE connector_key = ?").all(connectorKey) as { name: string }[]
+  ).map((r) => r.name);
+}
+
+/** Index text per FTS column: column i holds the stream's query.search[i]; null when none. */
+export function searchValues(data: Record<string, unknown>, stream: StreamDef): (string | null)[] | null {
+  const fields = (stream.query?.search ?? []).slice(0, FTS_COLUMNS);
+  if (fields.length === 0) return null;
+  const values = fields.map((f) => searchableText(getPath(data, f)) || null);
+  return values.some((v) => v !== null) ? values : null;
+}
+
+export function insertSearchRow(
+  db: SqliteDb,
+  target: { table: string; row: number | bigint },
+  values: (string | null)[],
+): void {
+  const params: (string | null)[] = Array.from({ length: FTS_COLUMNS }, (_, i) => values[i] ?? null);
+  db.stmt(
+    `INSERT INTO ${target.table} (rowid, ${FTS_COLUMN_LIST}) VALUES (?${", ?".repeat(FTS_COLUMNS)})`,
+  ).run(target.row, ...params);
+}
+
+export function deleteSearchRow(db: SqliteDb, target: { table: string; row: number | bigint }): void {
+  db.stmt(`DELETE FROM ${target.table} WHERE rowid = ?`).run(target.row);
+}
