@@ -17,6 +17,32 @@ function invalidTime(value: unknown): PdppError {
   );
 }
 
+// Already-normalised input (the common case at ingest) is validated field by field and returned
+// as is: it is exactly what toISOString() would print for it.
+const CANONICAL_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function isCanonical(text: string): boolean {
+  const m = CANONICAL_RE.exec(text);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    Number(m[4]) < 24 &&
+    Number(m[5]) < 60 &&
+    Number(m[6]) < 60
+  );
+}
+
 function fromEpochNumber(value: number): number {
   // Values above 1e11 are milliseconds (1e11 s is the year 5138); below, seconds.
   return Math.abs(value) > 1e11 ? value : value * 1000;
@@ -31,6 +57,7 @@ export function normalizeTime(value: unknown): string | null {
     if (!Number.isFinite(value)) throw invalidTime(value);
     ms = fromEpochNumber(value);
   } else if (typeof value === "string") {
+    if (isCanonical(value)) return value;
     const text = value.trim();
     if (EPOCH_STRING_RE.test(text)) ms = fromEpochNumber(Number(text));
     else {

@@ -88,15 +88,18 @@ export function searchValues(data: Record<string, unknown>, stream: StreamDef): 
   return values.some((v) => v !== null) ? values : null;
 }
 
+/** Insert one row; only the stream's columns are bound (the rest stay empty). */
 export function insertSearchRow(
   db: SqliteDb,
   target: { table: string; row: number | bigint },
   values: (string | null)[],
 ): void {
-  const params: (string | null)[] = Array.from({ length: FTS_COLUMNS }, (_, i) => values[i] ?? null);
-  db.stmt(
-    `INSERT INTO ${target.table} (rowid, ${FTS_COLUMN_LIST}) VALUES (?${", ?".repeat(FTS_COLUMNS)})`,
-  ).run(target.row, ...params);
+  const n = Math.min(values.length, FTS_COLUMNS);
+  const columns = Array.from({ length: n }, (_, i) => `c${i}`).join(", ");
+  db.stmt(`INSERT INTO ${target.table} (rowid, ${columns}) VALUES (?${", ?".repeat(n)})`).run(
+    target.row,
+    ...values.slice(0, n),
+  );
 }
 
 export function deleteSearchRow(db: SqliteDb, target: { table: string; row: number | bigint }): void {

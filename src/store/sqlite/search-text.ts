@@ -3,11 +3,18 @@
 import type { SearchTerm } from "../../core/search-query.js";
 
 const NON_WORD_RE = /[^\p{L}\p{M}\p{N}]+/gu;
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+const ASCII_WORD_RE = /[A-Za-z0-9]/;
 
 /** Index text of any payload value: strings, numbers, booleans, and arrays/objects of them. */
 export function searchableText(value: unknown): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value.replace(NON_WORD_RE, " ").toLowerCase().trim();
+  if (typeof value === "string") {
+    // ASCII text tokenises identically raw (the tokenizer splits on every ASCII non-alphanumeric
+    // and folds ASCII case exactly like toLowerCase), so it is stored without a rewriting pass.
+    if (!NON_ASCII_RE.test(value)) return ASCII_WORD_RE.test(value) ? value.trim() : "";
+    return value.replace(NON_WORD_RE, " ").toLowerCase().trim();
+  }
   if (typeof value === "number" || typeof value === "boolean") return searchableText(String(value));
   if (Array.isArray(value)) return value.map(searchableText).filter(Boolean).join(" ");
   if (typeof value === "object") return Object.values(value).map(searchableText).filter(Boolean).join(" ");
