@@ -1,5 +1,6 @@
 // Import throughput: streams an mbox into a temp SQLite store through the in-process RS (the same path
 // as `pdpp import mbox`) and prints messages/s, MB/s and peak RSS. Usage: tsx bench/import-mbox.ts --file F
+// [--batch-size 500] [--in-thread] [--keep]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,8 @@ const { values } = parseArgs({
     file: { type: "string", default: "bench/data/bench.mbox" },
     "batch-size": { type: "string", default: "500" },
     keep: { type: "boolean", default: false },
+    // A/B switch: parse on the main thread (no worker), as before the worker existed.
+    "in-thread": { type: "boolean", default: false },
   },
 });
 
@@ -50,13 +53,14 @@ const result = await importFile(
     path: values.file!,
     connectionLabel: "Bench mail",
     batchSize: Number(values["batch-size"]),
+    parseInWorker: !values["in-thread"],
     onProgress: (p) => {
       const now = performance.now();
       if (now - lastLog > 10_000) {
         lastLog = now;
         const secs = (now - started) / 1000;
         process.stderr.write(
-          `  ${p.read} msgs, ${(p.bytesRead / 1024 ** 2).toFixed(0)} MB, ${(p.read / secs).toFixed(0)} msgs/s\n`,
+          `  ${p.read} msgs, ${(p.bytesRead / 1024 ** 2).toFixed(0)} MB, ${(p.read / secs).toFixed(0)} msgs/s, rss ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB\n`,
         );
       }
     },
@@ -90,6 +94,7 @@ const row = {
   messages_per_main_cpu_s: mainCpuSeconds === null ? null : Math.round(result.read / mainCpuSeconds),
   load_avg_1m: [Number(loadBefore.toFixed(1)), Number(loadavg()[0]!.toFixed(1))],
   batch_size: Number(values["batch-size"]),
+  parse_in_worker: !values["in-thread"],
 };
 process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
 mkdirSync("bench/results", { recursive: true });
