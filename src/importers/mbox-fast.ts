@@ -41,7 +41,8 @@ function splitHeaders(raw: Buffer): { headers: Header[]; bodyStart: number } | n
   }
 }
 
-function unfold(lines: string[]): Header[] | never {
+/** Header lines → {key, value}; throws FallBack for a shape mailsplit would read its own way. */
+function unfold(lines: string[]): Header[] {
   const headers: Header[] = [];
   let current: string | null = null;
   const push = () => {
@@ -67,6 +68,7 @@ function unfold(lines: string[]): Header[] | never {
   return headers;
 }
 
+/** Control flow only (caught in fastMailFields): "this message is mailparser's", never surfaced to anyone. */
 class FallBack extends Error {}
 
 /** mailparser keeps a header's first non-empty value for single-valued keys. */
