@@ -1,8 +1,9 @@
 // `npm run bench`: builds the benchmark dataset on SQLite and/or Postgres and times the RS read paths
 // (search, pages, aggregates, field windows) through the in-process app with a client grant.
 // Flags: --records N (default 200000) --backend sqlite|postgres|both --huge-mb 10,100 --runs N
+// --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
@@ -12,6 +13,7 @@ import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { BENCH_MANIFESTS, generateDataset, prng } from "./dataset.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
+import { runMcpScenarios } from "./run-mcp.js";
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +22,9 @@ const { values } = parseArgs({
     "huge-mb": { type: "string", default: "10,100" },
     runs: { type: "string", default: "200" },
     seed: { type: "string", default: "42" },
+    mcp: { type: "boolean", default: false },
+    "http-calls": { type: "string", default: "5000" },
+    "jsonl-records": { type: "string", default: "200000" },
   },
 });
 const records = Number(values.records);
@@ -165,11 +170,26 @@ async function runBackend(name: string): Promise<BenchRow[]> {
 
 const backends = values.backend === "both" ? ["sqlite", "postgres"] : [String(values.backend)];
 const all: BenchRow[] = [];
-for (const backend of backends) all.push(...(await runBackend(backend)));
+if (values.mcp) {
+  const load = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+  console.log(`load average before: ${load}`);
+  const options = { records, runs, seed: Number(values.seed), grant: grantAll };
+  const sizes = { httpCalls: Number(values["http-calls"]), jsonlRecords: Number(values["jsonl-records"]) };
+  all.push(...(await runMcpScenarios({ ...options, ...sizes })));
+  console.log(
+    `load average after: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
+} else for (const backend of backends) all.push(...(await runBackend(backend)));
 const file = writeResults(all, {
   records,
   hugeMb,
   runs,
+  mcp: values.mcp,
+  loadavg: loadavg(),
   node: process.version,
   date: new Date().toISOString(),
 });

@@ -1,0 +1,230 @@
+// `npm run bench -- --mcp`: the MCP and server scenarios of 40-quality.md — MCP overhead over the RS
+// call in-process, hosted /mcp throughput at concurrency 32, `pdpp serve` idle RSS, JSONL import.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { InProcessRsClient, type RsClient } from "../src/mcp/rs-client.js";
+import { createPdppMcpServer } from "../src/mcp/server.js";
+import { createApp } from "../src/rs/app.js";
+import { startServer } from "../src/server.js";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../src/store/store.js";
+import { generateDataset } from "./dataset.js";
+import { benchJsonlImport } from "./import-jsonl.js";
+import type { LoadCall, LoadResult } from "./mcp-http-load.js";
+import { type BenchRow, percentile, printRow } from "./measure.js";
+import { measureServeIdleRss } from "./serve-rss.js";
+
+const BASE = "http://127.0.0.1:7662";
+
+export interface McpBenchOptions {
+  records: number;
+  runs: number;
+  seed: number;
+  /** Calls per hosted /mcp load run. */
+  httpCalls: number;
+  jsonlRecords: number;
+  /** Token of a client grant over every bench stream (bench/run.ts grantAll). */
+  grant: (store: Store) => Promise<string>;
+}
+
+/** An SDK Client linked in-memory to a pdpp MCP server, as `pdpp mcp` serves one session. */
+async function createClient(rs: RsClient): Promise<Client> {
+  const server = createPdppMcpServer({ rs, providerUrl: BASE });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "bench-agent", version: "1.0.0" });
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  await client.listTools(); // caches output schemas: every result is validated, as real clients do
+  return client;
+}
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+async function toolText(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { text?: string }[])[0]?.text ?? "";
+  if (result.isError) throw new Error(`${name} failed: ${text}`);
+  return { text, structured: result.structuredContent as Record<string, unknown> };
+}
+
+/** Same call both ways, interleaved run by run so machine load hits both sides alike. */
+async function overhead(
+  ctx: { client: Client; app: ReturnType<typeof createApp>; captured: () => Request },
+  options: { tool: string; args: Record<string, unknown>; runs: number },
+): Promise<BenchRow[]> {
+  await toolText(ctx.client, options.tool, options.args);
+  // Replay exactly the request the tool made (path, query, bearer, x-pdpp-tool).
+  const rsRequest = ctx.captured();
+  const rsOnce = async () => {
+    const response = await ctx.app.fetch(new Request(rsRequest.url, { headers: rsRequest.headers }));
+    if (response.status !== 200) throw new Error(`RS ${response.status}: ${await response.text()}`);
+    await response.text();
+  };
+  for (let i = 0; i < 5; i++) {
+    await rsOnce();
+    await toolText(ctx.client, options.tool, options.args);
+  }
+  const rs: number[] = [];
+  const mcp: number[] = [];
+  for (let i = 0; i < options.runs; i++) {
+    let t0 = process.hrtime.bigint();
+    await rsOnce();
+    rs.push(ms(t0));
+    t0 = process.hrtime.bigint();
+    await toolText(ctx.client, options.tool, options.args);
+    mcp.push(ms(t0));
+  }
+  const [r, m] = [sorted(rs), sorted(mcp)];
+  const path = new URL(rsRequest.url);
+  const row = (scenario: string, xs: number[], target: string, note?: string): BenchRow => ({
+    backend: "sqlite",
+    scenario,
+    p50_ms: percentile(xs, 50),
+    p95_ms: percentile(xs, 95),
+    runs: options.runs,
+    target,
+    note,
+  });
+  const added = percentile(m, 50) - percentile(r, 50);
+  return [
+    row(`${options.tool}: RS app.fetch`, r, "—", `${path.pathname}${path.search}`),
+    row(`${options.tool}: MCP tool (SDK Client, in-memory)`, m, "—"),
+    {
+      ...row(`${options.tool}: MCP added over the RS call`, [], "≤ 1 ms added at p50"),
+      p50_ms: added,
+      p95_ms: percentile(m, 95) - percentile(r, 95),
+      note: "p50(MCP) − p50(RS); p95 likewise",
+    },
+  ];
+}
+
+/** The load generator in a worker thread; tsx is registered there since workers start without it. */
+function loadInWorker(options: { url: string; token: string; calls: LoadCall[]; total: number }) {
+  const file = new URL("./mcp-http-load.ts", import.meta.url).href;
+  const code = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(file)}); });`;
+  const worker = new Worker(code, { eval: true, workerData: { mcpLoad: { ...options, concurrency: 32 } } });
+  return new Promise<LoadResult>((resolve, reject) => {
+    worker.once("message", (result: LoadResult) => {
+      void worker.terminate();
+      resolve(result);
+    });
+    worker.once("error", reject);
+  });
+}
+
+function loadRow(scenario: string, result: LoadResult, total: number): BenchRow {
+  const latencies = sorted(result.latencies);
+  const rate = result.ok / result.seconds;
+  const errors =
+    result.failureCount === 0 ? "zero errors" : `${result.failureCount} ERRORS: ${result.failures[0]}`;
+  return {
+    backend: "sqlite",
+    scenario,
+    p50_ms: percentile(latencies, 50),
+    p95_ms: percentile(latencies, 95),
+    runs: total,
+    target: "≥ 1,000 calls/s, zero errors",
+    note: `${Math.round(rate).toLocaleString("en")} calls/s, ${errors} (latency per call)`,
+  };
+}
+
+export async function runMcpScenarios(options: McpBenchOptions): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const emit = (r: BenchRow) => {
+    printRow(r);
+    rows.push(r);
+  };
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-bench-mcp-"));
+  const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
+  try {
+    const t0 = Date.now();
+    const info = await generateDataset(store, {
+      records: options.records,
+      seed: options.seed,
+      hugeFieldsMb: [],
+    });
+    console.log(
+      `sqlite: dataset of ${info.records.toLocaleString("en")} records in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const token = await options.grant(store);
+    const app = createApp({ store, publicUrl: BASE });
+    let last: Request | undefined;
+    const rs = new InProcessRsClient(
+      async (request) => {
+        last = request.clone();
+        return app.fetch(request);
+      },
+      token,
+      BASE,
+    );
+    const client = await createClient(rs);
+    const captured = () => {
+      if (!last) throw new Error("the tool made no RS call");
+      return last;
+    };
+    const ctx = { client, app, captured };
+    const runs = options.runs;
+    for (const r of await overhead(ctx, { tool: "search", args: { query: "zanzibar" }, runs })) emit(r);
+    const page = {
+      stream: "messages",
+      filter: [{ field: "from", op: "eq", value: "alice@example.com" }],
+      sort: "-sent_at",
+      limit: 25,
+    };
+    for (const r of await overhead(ctx, { tool: "query_records", args: page, runs })) emit(r);
+
+    // Hosted /mcp over real HTTP: a mix of the read tools a session makes.
+    const hit = await toolText(client, "search", { query: "invoice", streams: ["messages"], limit: 1 });
+    const id = (hit.structured.results as { id: string }[])[0].id;
+    await client.close();
+    const calls: LoadCall[] = [
+      { name: "search", arguments: { query: "zanzibar" } },
+      { name: "query_records", arguments: page },
+      { name: "fetch", arguments: { id } },
+      { name: "read_record_field", arguments: { id, field_path: "body", limit_chars: 2048 } },
+      { name: "schema", arguments: {} },
+    ];
+    const server = await startServer({ store, host: "127.0.0.1", port: 0 });
+    try {
+      const total = options.httpCalls;
+      const mixed = await loadInWorker({ url: server.url, token, calls, total });
+      emit(loadRow("hosted /mcp c=32, mixed 5 tools", mixed, total));
+      const fetchOnly = await loadInWorker({ url: server.url, token, calls: [calls[2]], total });
+      emit(loadRow("hosted /mcp c=32, fetch only", fetchOnly, total));
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  for (const sample of await measureServeIdleRss()) {
+    emit({
+      backend: "sqlite",
+      scenario: `pdpp serve idle RSS, ${sample.label}`,
+      p50_ms: sample.startupMs,
+      p95_ms: sample.startupMs,
+      runs: 1,
+      target: "≤ 120 MB",
+      note: `RSS ${sample.rssMb.toFixed(1)} MB 2 s after the URL line (peak ${sample.peakMb.toFixed(1)} MB); time = spawn → URL line`,
+    });
+  }
+
+  const jsonl = await benchJsonlImport(options.jsonlRecords);
+  emit({
+    backend: "sqlite",
+    scenario: "import jsonl (importFile, in-process RS)",
+    p50_ms: jsonl.seconds * 1000,
+    p95_ms: jsonl.seconds * 1000,
+    runs: 1,
+    target: "≥ 50,000 records/s",
+    note: `${Math.round(jsonl.recordsPerSecond).toLocaleString("en")} records/s (${jsonl.records.toLocaleString("en")} records, ${jsonl.fileMb.toFixed(1)} MB); time = whole import`,
+  });
+  return rows;
+}
