@@ -11,7 +11,7 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/;
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (name === "node_modules" || name === "results" || name === "__toolsnaps__") return [];
+    if (["node_modules", "results", "data", "dist", "__toolsnaps__"].includes(name)) return [];
     return statSync(path).isDirectory() ? walk(path) : [path];
   });
 }
