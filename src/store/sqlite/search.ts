@@ -4,7 +4,7 @@
 import type { StreamScope } from "../../core/grant.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { normalizeScopes, type SqlParam, scopeWhere } from "./scope-sql.js";
+import { normalizeScopes, type SqlPart, scopeWhere } from "./scope-sql.js";
 import { type Candidate, describeHit, grantedColumns } from "./search-hits.js";
 import { FTS_COLUMNS, searchLayout, searchTable } from "./search-tables.js";
 import { matchAllExpr } from "./search-text.js";
@@ -29,7 +29,7 @@ function compareHits(a: Candidate, b: Candidate): number {
   );
 }
 
-/** Phase 1: a scope's matches (id and score), newest first, at most rankWindow + 1. */
+/** Phase 1: a scope's candidate (id and score). */
 interface Scored {
   id: number;
   score: number;
@@ -45,10 +45,12 @@ function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
   return ids.every((id) => scope.connectionIds.includes(id));
 }
 
-function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery) {
+/** A scope's candidates that can reach the first `k` hits, and what its window holds. */
+function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery & { k: number }) {
+  const { k } = query;
   const columns = grantedColumns(scope).map((c) => c.column);
   const info = searchTable(db, scope.connectorKey, scope.stream.name);
-  if (columns.length === 0 || !info) return { rows: [] as Scored[], complete: true, estimate: 0 };
+  if (columns.length === 0 || !info) return { rows: [] as Scored[], total: 0, complete: true, estimate: 0 };
   const table = info.name;
   // When every row was indexed under the current search fields, columns past them are empty: with
   // every search field granted the column filter is a no-op and is left out.
@@ -62,31 +64,32 @@ function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery) {
   // stops at the window. Otherwise the join filters before the window is counted.
   const plain =
     !scope.since && !scope.until && query.conditions.length === 0 && seesAllConnections(db, scope);
-  let raw: [number, number][];
-  if (plain) {
-    raw = db
-      .stmt(`SELECT rowid, -bm25(${table}) FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`)
-      .raw()
-      .all(match, query.rankWindow + 1) as [number, number][];
-  } else {
-    const where = scopeWhere(scope, query.conditions);
-    const params: SqlParam[] = [match, ...where.params, query.rankWindow + 1];
-    raw = db
-      .stmt(
-        `SELECT s.rowid, -bm25(${table}) FROM ${table} s JOIN records r ON r.id = s.rowid
-         WHERE ${table} MATCH ? AND ${where.sql} ORDER BY s.rowid DESC LIMIT ?`,
-      )
-      .raw()
-      .all(...params) as [number, number][];
-  }
-  const rows: Scored[] = raw.map(([id, score]) => ({ id, score, scope }));
-  if (rows.length <= query.rankWindow) return { rows, complete: true, estimate: rows.length };
-  rows.length = query.rankWindow;
+  const where: SqlPart = plain ? { sql: "1", params: [] } : scopeWhere(scope, query.conditions);
+  const from = plain ? table : `${table} JOIN records r ON r.id = ${table}.rowid`;
+  // The window (newest rankWindow matches) is scored once; only its best k by score (with every
+  // tie of the k-th) leave SQL, with the window's size and oldest row.
+  const rows = db
+    .stmt(
+      `WITH w AS MATERIALIZED (
+         SELECT ${table}.rowid AS id, -bm25(${table}) AS score FROM ${from}
+         WHERE ${table} MATCH ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?),
+       cut AS (SELECT score FROM w ORDER BY score DESC LIMIT 1 OFFSET ?)
+       SELECT id, score, (SELECT count(*) FROM w) AS total, (SELECT min(id) FROM w) AS oldest FROM w
+       WHERE (SELECT score FROM cut) IS NULL OR score >= (SELECT score FROM cut)`,
+    )
+    .all(match, ...where.params, query.rankWindow, k - 1) as (Scored & { total: number; oldest: number })[];
+  const total = rows.length ? rows[0].total : 0;
+  const scored: Scored[] = rows.map((r) => ({ id: r.id, score: r.score, scope }));
+  if (total < query.rankWindow) return { rows: scored, total, complete: true, estimate: total };
+  const oldest = rows[0].oldest;
+  const older = db
+    .stmt(`SELECT 1 FROM ${from} WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} LIMIT 1`)
+    .get(match, oldest, ...where.params);
+  if (!older) return { rows: scored, total, complete: true, estimate: total };
   // Estimate from the density of matches among the newest rows (cheap; never claimed exact).
   const maxId = (db.stmt("SELECT max(id) AS m FROM records").get() as { m: number }).m;
-  const oldest = rows[rows.length - 1].id;
   const estimate = Math.round((query.rankWindow * maxId) / Math.max(1, maxId - oldest + 1));
-  return { rows, complete: false, estimate: Math.max(estimate, query.rankWindow + 1) };
+  return { rows: scored, total, complete: false, estimate: Math.max(estimate, query.rankWindow + 1) };
 }
 
 /**
@@ -127,19 +130,22 @@ export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery):
   }
   let complete = true;
   let estimate = 0;
+  let total = 0;
   const scored: Scored[] = [];
+  const end = query.offset + query.limit;
   for (const scope of live) {
-    const found = scopeCandidates(db, scope, query);
+    // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
+    const found = scopeCandidates(db, scope, { ...query, k: end + 1 });
     complete &&= found.complete;
     estimate += found.estimate;
+    total += found.total;
     for (const row of found.rows) scored.push(row);
   }
-  const end = query.offset + query.limit;
   const ranked = pageCandidates(db, scored, end).sort(compareHits);
   const hits: StoredSearchHit[] = ranked.slice(query.offset, end).map((c) => describeHit(db, c, query.terms));
   return {
     hits,
-    hasMore: scored.length > end,
+    hasMore: total > end,
     recall: complete
       ? { complete: true, rankingScope: "all_matches" }
       : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate },

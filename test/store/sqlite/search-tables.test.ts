@@ -153,3 +153,45 @@ test("after the search-field list changes, old rows' columns never match outside
   assert.deepEqual(await ids(store, [s], "walnut"), ["alpha/new", "alpha/old"]);
   await store.close();
 });
+
+test("equal scores across streams page exactly in time, connection, record order", async () => {
+  const store = await openSqliteStore({ path: tempPath() });
+  const a = notes("alpha", ["title"]);
+  const b = notes("beta", ["title"]);
+  await store.putManifest(a);
+  await store.putManifest(b);
+  const ca = (await store.ensureConnection("alpha", "a")).connection_id;
+  const cb = (await store.ensureConnection("beta", "b")).connection_id;
+  const day = (i: number) => `2024-01-${String(1 + (i % 9)).padStart(2, "0")}T00:00:00.000Z`;
+  const ops = (prefix: string) =>
+    Array.from({ length: 20 }, (_, i) => ({
+      op: "upsert" as const,
+      data: { id: `${prefix}${String(i).padStart(2, "0")}`, at: day(i), title: "same words" },
+    }));
+  await store.applyBatch(ca, "notes", ops("a"));
+  await store.applyBatch(cb, "notes", ops("b"));
+  const scopes = [scope(a.streams[0], "alpha", [ca]), scope(b.streams[0], "beta", [cb])];
+  const expected = [
+    ...ops("a").map((o) => ({ c: ca, ...o.data })),
+    ...ops("b").map((o) => ({ c: cb, ...o.data })),
+  ]
+    .sort((x, y) =>
+      x.at !== y.at ? (x.at < y.at ? 1 : -1) : x.c !== y.c ? (x.c < y.c ? -1 : 1) : x.id < y.id ? -1 : 1,
+    )
+    .map((r) => `${r.c}/${r.id}`);
+  const seen: string[] = [];
+  for (let offset = 0; ; offset += 7) {
+    const page = await store.search(scopes, {
+      terms: parseSearchQuery("same"),
+      conditions: [],
+      limit: 7,
+      offset,
+      rankWindow: 100,
+    });
+    seen.push(...page.hits.map((h) => `${h.connectionId}/${h.recordId}`));
+    assert.equal(page.hasMore, offset + 7 < 40);
+    if (!page.hasMore) break;
+  }
+  assert.deepEqual(seen, expected);
+  await store.close();
+});
