@@ -84,9 +84,27 @@ export function buildSnippet(
   terms: SearchTerm[],
   options: { maxChars?: number } = {},
 ): string | null {
-  const maxChars = options.maxChars ?? 240;
+  return analyzeText(text, terms).snippet(options);
+}
+
+/** A text tokenised once for a term set: whether any term occurs, and its snippet on demand. */
+export function analyzeText(
+  text: string,
+  terms: SearchTerm[],
+): { matches: boolean; snippet: (options?: { maxChars?: number }) => string | null } {
   const tokens = tokenize(text);
   const matched = matchedTokenIndexes(tokens, terms);
+  return {
+    matches: matched.size > 0,
+    snippet: (options = {}) => snippetOf(text, { tokens, matched, maxChars: options.maxChars ?? 240 }),
+  };
+}
+
+function snippetOf(
+  text: string,
+  analysis: { tokens: Token[]; matched: Set<number>; maxChars: number },
+): string | null {
+  const { tokens, matched, maxChars } = analysis;
   if (matched.size === 0) return null;
   const first = tokens[Math.min(...matched)];
   const matchLength = first.end - first.start;

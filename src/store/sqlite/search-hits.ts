@@ -3,7 +3,7 @@
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import type { SearchTerm } from "../../core/search-query.js";
-import { buildSnippet, matchesTerms } from "../../core/snippet.js";
+import { analyzeText } from "../../core/snippet.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { FTS_COLUMNS, searchTable } from "./search-tables.js";
@@ -60,19 +60,27 @@ function titleOf(db: SqliteDb, c: Candidate, payload: Record<string, unknown>): 
   return typeof value === "string" ? value : null;
 }
 
-/** The field's text for matching and snippets: the payload value, or chunks until one matches. */
+type Analysis = ReturnType<typeof analyzeText>;
+const NO_SNIPPET: Analysis = { matches: true, snippet: () => null };
+
+/**
+ * The field's text analysed for matching and snippets (tokenised once): the payload value, or
+ * chunks until one matches; null when no term occurs in the field.
+ */
 function matchedText(
   db: SqliteDb,
   c: Candidate,
   field: { name: string; payload: Record<string, unknown>; terms: SearchTerm[] },
-) {
+): Analysis | null {
   if (!isChunked(c, field.name)) {
     const text = displayText(getPath(field.payload, field.name));
-    return text !== null && matchesTerms(text, field.terms) ? text : null;
+    const analysis = text === null ? null : analyzeText(text, field.terms);
+    return analysis?.matches ? analysis : null;
   }
   let scanned = 0;
   for (const chunk of iterateChunks(db, c.id, field.name)) {
-    if (matchesTerms(chunk, field.terms)) return chunk;
+    const analysis = analyzeText(chunk, field.terms);
+    if (analysis.matches) return analysis;
     if (++scanned >= MAX_SNIPPET_CHUNKS) break;
   }
   // Beyond the scan budget, ask the index whether a term occurs in this field at all.
@@ -82,23 +90,23 @@ function matchedText(
   const hit = db
     .stmt(`SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`)
     .get(matchAnyExpr(field.terms, column), c.id);
-  return hit ? "" : null;
+  return hit ? NO_SNIPPET : null;
 }
 
 export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): StoredSearchHit {
   const row = db.stmt("SELECT payload FROM records WHERE id = ?").get(c.id) as { payload: string };
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
-  const texts = new Map<string, string>();
+  const texts = new Map<string, Analysis>();
   for (const { field } of grantedColumns(c.scope)) {
-    const text = matchedText(db, c, { name: field, payload, terms });
-    if (text !== null) texts.set(field, text);
+    const analysis = matchedText(db, c, { name: field, payload, terms });
+    if (analysis !== null) texts.set(field, analysis);
   }
   const matched = [...texts.keys()];
   const titleField = c.scope.stream.title_field;
   const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
   let snippet: StoredSearchHit["snippet"] = null;
   for (const name of ordered) {
-    const text = buildSnippet(texts.get(name) ?? "", terms);
+    const text = texts.get(name)?.snippet() ?? null;
     if (text !== null) {
       snippet = { field: name, text };
       break;
