@@ -11,7 +11,7 @@ import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js
 import type { IngestOp, IngestResult } from "../store.js";
 import { getConnection, getManifest } from "./admin-ops.js";
 import { inTransaction } from "./pool.js";
-import { type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
+import { lexemeParts, type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
 import { MAX_SEARCH_FIELDS } from "./search-sql.js";
 import { insertTextFields, type TextFieldRow, textFieldRow } from "./text-store.js";
 
@@ -195,9 +195,11 @@ async function writeRecords(
   const rids = rows.map((r) => r.rid);
   await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
+  await client.query("DELETE FROM search_lex WHERE rid = ANY($1::bigint[])", [rids]);
 
   const texts: TextFieldRow[] = [];
   const searchRows: (SearchRow & { rid: string })[] = [];
+  const lexRows: LexRow[] = [];
   for (const write of writes) {
     if (write.op === "delete") continue;
     const rid = ridOf.get(write.recordId) as string;
@@ -205,13 +207,49 @@ async function writeRecords(
       const value = getPath(write.data, path);
       if (typeof value === "string") texts.push(textFieldRow(rid, path, value));
     }
+    const lexemes = new Set<string>();
     for (const field of (stream.query?.search ?? []).slice(0, MAX_SEARCH_FIELDS)) {
-      for (const row of searchRowsFor(field, searchableTextRaw(getPath(write.data, field))))
+      for (const row of searchRowsFor(field, searchableTextRaw(getPath(write.data, field)), lexemes))
         searchRows.push({ ...row, rid });
     }
+    const parts = lexemeParts(lexemes);
+    parts.forEach((tsv, part) => {
+      lexRows.push({ rid, part, parts: parts.length, tsv });
+    });
   }
   await insertTextFields(client, texts);
   await insertSearchRows(client, searchRows);
+  await insertLexRows(client, { stream: stream.name, connectionId: batch.connectionId, rows: lexRows });
+}
+
+interface LexRow {
+  rid: string;
+  part: number;
+  parts: number;
+  tsv: string;
+}
+
+async function insertLexRows(
+  client: pg.PoolClient,
+  batch: { stream: string; connectionId: string; rows: LexRow[] },
+): Promise<void> {
+  const { rows } = batch;
+  for (let i = 0; i < rows.length; i += 2000) {
+    const slice = rows.slice(i, i + 2000);
+    await client.query(
+      `INSERT INTO search_lex (rid, part, parts, stream, connection_id, tsv)
+       SELECT rid, part, parts, $5, $6, tsv FROM unnest($1::bigint[], $2::int[], $3::int[], $4::tsvector[])
+         AS t(rid, part, parts, tsv)`,
+      [
+        slice.map((r) => r.rid),
+        slice.map((r) => r.part),
+        slice.map((r) => r.parts),
+        slice.map((r) => r.tsv),
+        batch.stream,
+        batch.connectionId,
+      ],
+    );
+  }
 }
 
 async function insertSearchRows(client: pg.PoolClient, rows: (SearchRow & { rid: string })[]): Promise<void> {

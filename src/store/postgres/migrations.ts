@@ -100,6 +100,40 @@ CREATE FUNCTION pdpp_time(value text) RETURNS text LANGUAGE sql STABLE AS $fn$
 $fn$;
 `,
   },
+  {
+    version: 2,
+    name: "search_lex",
+    // One position-free tsvector of a record's distinct search words (parts > 1 only when the set
+    // passes 512 KiB): AND across fields is one GIN probe, and walking newest-first tests a small
+    // inline row instead of detoasting per-field vectors. Backfilled from search_docs.
+    sql: `
+CREATE TABLE search_lex (
+  rid bigint NOT NULL REFERENCES records ON DELETE CASCADE,
+  part integer NOT NULL,
+  parts integer NOT NULL,
+  stream text COLLATE "C" NOT NULL,
+  connection_id text COLLATE "C" NOT NULL,
+  tsv tsvector NOT NULL,
+  PRIMARY KEY (rid, part)
+);
+WITH words AS (
+  SELECT DISTINCT d.rid, u.lexeme FROM search_docs d CROSS JOIN LATERAL unnest(d.tsv) u
+), sized AS (
+  SELECT rid, lexeme,
+         (sum(octet_length(lexeme) + 8) OVER (PARTITION BY rid ORDER BY lexeme) / 524288)::int AS chunk
+  FROM words
+), grouped AS (
+  SELECT rid, chunk, array_to_tsvector(array_agg(lexeme)) AS tsv FROM sized GROUP BY rid, chunk
+)
+INSERT INTO search_lex (rid, part, parts, stream, connection_id, tsv)
+SELECT g.rid, (dense_rank() OVER (PARTITION BY g.rid ORDER BY g.chunk) - 1)::int,
+       (count(*) OVER (PARTITION BY g.rid))::int, r.stream, r.connection_id, g.tsv
+FROM grouped g JOIN records r ON r.rid = g.rid;
+CREATE INDEX search_lex_tsv ON search_lex USING gin (tsv);
+CREATE INDEX search_lex_newest ON search_lex (stream, rid);
+CREATE INDEX search_lex_multi ON search_lex (stream, rid) WHERE parts > 1;
+`,
+  },
 ];
 
 /**

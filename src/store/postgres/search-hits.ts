@@ -1,27 +1,21 @@
-// Per-hit details for Postgres search, mirroring sqlite/search-hits.ts: matched fields (granted
+// Page details for Postgres search, mirroring sqlite/search-hits.ts: matched fields (granted
 // search fields where any term occurs), a snippet from the first matched field (title field last)
-// built by core/snippet.ts, and the title when granted.
+// built by core/snippet.ts, and the title when granted. Read in batches for the page's hits only.
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import type { SearchTerm } from "../../core/search-query.js";
 import { buildSnippet } from "../../core/snippet.js";
+import { CHUNK_CHARS } from "../../core/text-chunks.js";
 import type { StoredSearchHit } from "../store.js";
 import type { Queryable } from "./pool.js";
-import { grantedSearchFields } from "./search-sql.js";
-import { readTextRange } from "./text-store.js";
+import type { Candidate } from "./search-candidates.js";
+import { anyTermQuery, grantedSearchFields } from "./search-sql.js";
+import { readTextPrefixes, type TextPrefix } from "./text-store.js";
 
 const MAX_SNIPPET_CHUNKS = 32;
 const TITLE_CHARS = 512;
 
 type HitDetails = Pick<StoredSearchHit, "title" | "snippet" | "matchedFields">;
-
-export interface HitRow {
-  rid: string;
-  stream: string;
-  connection_id: string;
-  payload: Record<string, unknown>;
-  matched: string[] | null; // search fields with a row matching any term
-}
 
 /** What a snippet is cut from for a non-chunked field (objects have no display text). */
 function displayText(value: unknown): string | null {
@@ -34,9 +28,10 @@ function displayText(value: unknown): string | null {
   return null;
 }
 
-async function chunkedSnippet(db: Queryable, ref: { rid: string; path: string }, terms: SearchTerm[]) {
+/** A snippet from chunks after the first (the first chunk is tried from the batch read). */
+async function laterChunkSnippet(db: Queryable, ref: { rid: string; path: string }, terms: SearchTerm[]) {
   const { rows } = await db.query<{ body: string }>(
-    "SELECT body FROM text_chunks WHERE rid = $1 AND path = $2 AND seq < $3 ORDER BY seq",
+    "SELECT body FROM text_chunks WHERE rid = $1 AND path = $2 AND seq >= 1 AND seq < $3 ORDER BY seq",
     [ref.rid, ref.path, MAX_SNIPPET_CHUNKS],
   );
   for (const row of rows) {
@@ -46,48 +41,86 @@ async function chunkedSnippet(db: Queryable, ref: { rid: string; path: string },
   return null;
 }
 
-async function titleOf(db: Queryable, row: HitRow, scope: StreamScope): Promise<string | null> {
+interface PageRow {
+  rid: string;
+  payload: Record<string, unknown>;
+  matched: string[] | null; // search fields with a row matching any term
+}
+
+function titleOf(
+  scope: StreamScope,
+  row: PageRow,
+  texts: Map<string, TextPrefix> | undefined,
+): string | null {
   const field = scope.stream.title_field;
   if (!field || !isPathGranted(field, scope.fields)) return null;
   if ((scope.stream.text_fields ?? []).includes(field)) {
-    const { rows } = await db.query<{ size_chars: string }>(
-      "SELECT size_chars FROM text_fields WHERE rid = $1 AND path = $2",
-      [row.rid, field],
-    );
-    if (rows.length === 0) return null;
-    return readTextRange(
-      db,
-      { rid: row.rid, path: field },
-      { start: 0, end: Math.min(Number(rows[0].size_chars), TITLE_CHARS) },
-    );
+    const text = texts?.get(field);
+    return text ? sliceChars(text.text, TITLE_CHARS) : null;
   }
   const value = getPath(row.payload, field);
   return typeof value === "string" ? value : null;
 }
 
-export async function hitDetails(
+/** The first `n` code points of a string. */
+function sliceChars(text: string, n: number): string {
+  return Array.from(text.slice(0, 2 * n))
+    .slice(0, n)
+    .join("");
+}
+
+/** Title, snippet and matched fields of each page hit, in page order. */
+export async function pageDetails(
   db: Queryable,
-  row: HitRow,
-  options: { scope: StreamScope; terms: SearchTerm[] },
-): Promise<HitDetails> {
-  const { scope, terms } = options;
-  const found = new Set(row.matched ?? []);
-  const matched = grantedSearchFields(scope).filter((f) => found.has(f));
-  const titleField = scope.stream.title_field;
-  const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
-  let snippet: HitDetails["snippet"] = null;
-  for (const field of ordered) {
-    let text: string | null;
-    if ((scope.stream.text_fields ?? []).includes(field))
-      text = await chunkedSnippet(db, { rid: row.rid, path: field }, terms);
-    else {
-      const display = displayText(getPath(row.payload, field));
-      text = display === null ? null : buildSnippet(display, terms);
-    }
-    if (text !== null) {
-      snippet = { field, text };
-      break;
-    }
+  page: Candidate[],
+  terms: SearchTerm[],
+): Promise<HitDetails[]> {
+  if (page.length === 0) return [];
+  const rids = page.map((c) => c.rid);
+  const fields = [...new Set(page.flatMap((c) => grantedSearchFields(c.scope)))];
+  const { rows } = await db.query<PageRow>(
+    `SELECT r.rid, r.payload,
+            (SELECT array_agg(DISTINCT d.field) FROM search_docs d
+             WHERE d.rid = r.rid AND d.field = ANY($2::text[]) AND d.tsv @@ $3::tsquery) AS matched
+     FROM records r WHERE r.rid = ANY($1::bigint[])`,
+    [rids, fields, anyTermQuery(terms)],
+  );
+  const byRid = new Map(rows.map((r) => [r.rid, r]));
+  // Text fields the page may need: matched ones (for snippets) and granted text titles.
+  const textPaths = new Set<string>();
+  for (const c of page) {
+    const textFields = c.scope.stream.text_fields ?? [];
+    for (const f of byRid.get(c.rid)?.matched ?? []) if (textFields.includes(f)) textPaths.add(f);
+    const title = c.scope.stream.title_field;
+    if (title && textFields.includes(title)) textPaths.add(title);
   }
-  return { title: await titleOf(db, row, scope), snippet, matchedFields: matched };
+  const texts = await readTextPrefixes(db, rids, { paths: [...textPaths], maxChars: CHUNK_CHARS });
+  const out: HitDetails[] = [];
+  for (const c of page) {
+    const row = byRid.get(c.rid) ?? { rid: c.rid, payload: {}, matched: [] };
+    const scope = c.scope;
+    const found = new Set(row.matched ?? []);
+    const matched = grantedSearchFields(scope).filter((f) => found.has(f));
+    const titleField = scope.stream.title_field;
+    const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
+    let snippet: HitDetails["snippet"] = null;
+    for (const field of ordered) {
+      let text: string | null;
+      if ((scope.stream.text_fields ?? []).includes(field)) {
+        const first = texts.get(c.rid)?.get(field);
+        text = first ? buildSnippet(first.text, terms) : null;
+        if (text === null && first && first.sizeChars > CHUNK_CHARS)
+          text = await laterChunkSnippet(db, { rid: c.rid, path: field }, terms);
+      } else {
+        const display = displayText(getPath(row.payload, field));
+        text = display === null ? null : buildSnippet(display, terms);
+      }
+      if (text !== null) {
+        snippet = { field, text };
+        break;
+      }
+    }
+    out.push({ title: titleOf(scope, row, texts.get(c.rid)), snippet, matchedFields: matched });
+  }
+  return out;
 }

@@ -55,14 +55,18 @@ function segmentLiteral(words: string[]): string {
   return parts.join(" ");
 }
 
-/** Search rows for one field's text; a text without words yields no row. */
-export function searchRowsFor(field: string, text: string): SearchRow[] {
+/**
+ * Search rows for one field's text; a text without words yields no row. When `lexemes` is given,
+ * every word is also added to it (the record's lexeme set, see lexemeParts).
+ */
+export function searchRowsFor(field: string, text: string, lexemes?: Set<string>): SearchRow[] {
   const rows: SearchRow[] = [];
   let window: string[] = [];
   const flush = (): void => {
     rows.push({ field, seg: rows.length, tsv: segmentLiteral(window) });
   };
   for (const word of wordsOf(text)) {
+    lexemes?.add(word);
     window.push(word);
     if (window.length === SEGMENT_TOKENS) {
       flush();
@@ -72,4 +76,31 @@ export function searchRowsFor(field: string, text: string): SearchRow[] {
   // The last window is only new when it holds more than the overlap already indexed.
   if (window.length > 0 && (rows.length === 0 || window.length > SEGMENT_OVERLAP)) flush();
   return rows;
+}
+
+/** A tsvector holds at most 1 MiB of lexeme text; parts stay well under it. */
+const LEX_PART_BYTES = 512 * 1024;
+
+/**
+ * The record's set of distinct words over all its search fields, as position-free tsvector
+ * literals (one part unless the set is huge). One small row per record answers "every term occurs
+ * in some search field" with a single GIN probe and is cheap to test row by row in id order.
+ */
+export function lexemeParts(lexemes: Set<string>): string[] {
+  const parts: string[] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const word of lexemes) {
+    const quoted = quoteLexeme(word);
+    const size = Buffer.byteLength(quoted, "utf8") + 1;
+    if (bytes + size > LEX_PART_BYTES && current.length > 0) {
+      parts.push(current.join(" "));
+      current = [];
+      bytes = 0;
+    }
+    current.push(quoted);
+    bytes += size;
+  }
+  if (current.length > 0) parts.push(current.join(" "));
+  return parts;
 }

@@ -17,8 +17,27 @@ export function anyTermQuery(terms: SearchTerm[]): string {
   return terms.map(termQuery).join(" | ");
 }
 
+/** Every word of every term AND-ed, for the position-free lexeme rows (phrases lose adjacency). */
+export function lexemeQuery(terms: SearchTerm[]): string {
+  return lexemeTerms(terms).join(" & ");
+}
+
+/** Each word of the terms as its own tsquery text (prefix terms keep :*). */
+export function lexemeTerms(terms: SearchTerm[]): string[] {
+  return terms.flatMap((t) => {
+    if (t.kind === "word") return [quoteLexeme(t.text)];
+    if (t.kind === "prefix") return [`${quoteLexeme(t.text)}:*`];
+    return t.words.map(quoteLexeme);
+  });
+}
+
 /** Search fields indexed per stream (SQLite's FTS table has 16 columns; both stores agree). */
 export const MAX_SEARCH_FIELDS = 16;
+
+/** Search fields a stream indexes (each record's lexeme row holds the words of all of them). */
+export function indexedSearchFields(scope: StreamScope): string[] {
+  return (scope.stream.query?.search ?? []).slice(0, MAX_SEARCH_FIELDS);
+}
 
 /** Search fields a scope may match on: declared searchable (first 16) and granted. */
 export function grantedSearchFields(scope: StreamScope): string[] {

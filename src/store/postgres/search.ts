@@ -1,27 +1,32 @@
-// search on Postgres: per-field tsvector rows (GIN), AND across the union of granted fields,
-// ts_rank_cd scores, and honest recall as on SQLite: per scope, exact ranking when it has at most
-// rankWindow matches, else ranking over its rankWindow newest (last ingested) matches.
+// search on Postgres: per scope, candidates ranked by ts_rank_cd (exactly over every match when a
+// scope has at most rankWindow, else over its rankWindow newest, with honest recall as on SQLite);
+// scopes merged in the contract's order, and details (title, snippet, matched fields) read in
+// batches for the returned page only.
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
-import { scopeFinder } from "./reads.js";
-import { hitDetails } from "./search-hits.js";
-import { allowedPairs, anyTermQuery, termQuery } from "./search-sql.js";
-import { Params, scopesClause } from "./sql-scope.js";
+import { type Candidate, scopeCandidates } from "./search-candidates.js";
+import { pageDetails } from "./search-hits.js";
 
-interface RankedRow {
-  rid: string;
-  connection_id: string;
-  connector_key: string;
-  stream: string;
-  record_id: string;
-  time: string | null;
-  emitted_at: string;
-  payload: Record<string, unknown>;
-  matched: string[] | null;
-  score: number;
-  total: string;
-  widest: string;
+/** Byte order of UTF-8 strings (code-point order), as COLLATE "C" sorts in SQL. */
+function compareBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+/** The contract's order: score desc, time desc (nulls last), connection, stream, record id. */
+function compareHits(a: Candidate, b: Candidate): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.time !== b.time) {
+    if (a.time === null) return 1;
+    if (b.time === null) return -1;
+    return compareBytes(b.time, a.time);
+  }
+  return (
+    compareBytes(a.connection_id, b.connection_id) ||
+    compareBytes(a.stream, b.stream) ||
+    compareBytes(a.record_id, b.record_id)
+  );
 }
 
 export async function search(
@@ -29,81 +34,40 @@ export async function search(
   scopes: StreamScope[],
   query: SearchQuery,
 ): Promise<SearchResult> {
-  const empty: SearchResult = {
-    hits: [],
-    hasMore: false,
-    recall: { complete: true, rankingScope: "all_matches" },
-  };
   const live = scopes.filter((s) => s.connectionIds.length > 0);
-  const allowed = allowedPairs(live);
-  if (query.terms.length === 0 || allowed.fields.length === 0) return empty;
-
-  const params = new Params();
-  const visible = scopesClause(params, live, { conditions: query.conditions });
-  const any = `${params.add(anyTermQuery(query.terms))}::tsquery`;
-  const pairs = `(r.connection_id, d.field) IN (SELECT * FROM unnest(${params.add(allowed.connections)}::text[], ${params.add(allowed.fields)}::text[]))`;
-  const every = query.terms
-    .map((t) => `bool_or(d.tsv @@ ${params.add(termQuery(t))}::tsquery)`)
-    .join(" AND ");
-  const order = "r.time DESC NULLS LAST, r.connection_id, r.stream, r.record_id";
-  // The match set is computed once; only each scope's candidates are scored, so a query matching
-  // most of the store costs one index scan plus rankWindow scores per scope, not a score per match.
-  const sql = `
-    WITH m AS MATERIALIZED (
-      SELECT d.rid, r.stream, r.connection_id, array_agg(DISTINCT d.field) AS matched
-      FROM search_docs d JOIN records r ON r.rid = d.rid
-      WHERE d.tsv @@ ${any} AND ${pairs} AND ${visible}
-      GROUP BY d.rid, r.stream, r.connection_id HAVING ${every}
-    ),
-    per_scope AS (
-      SELECT m.rid, m.matched,
-             row_number() OVER (PARTITION BY m.stream, c.connector_key ORDER BY m.rid DESC) AS pos,
-             count(*) OVER (PARTITION BY m.stream, c.connector_key) AS scope_total
-      FROM m JOIN connections c ON c.connection_id = m.connection_id
-    ),
-    cand AS (SELECT * FROM per_scope WHERE pos <= ${params.add(query.rankWindow)}),
-    scored AS (
-      SELECT cand.rid, cand.matched, cand.scope_total,
-             (SELECT sum(ts_rank_cd(d.tsv, ${any})) FROM search_docs d JOIN records r ON r.rid = d.rid
-              WHERE d.rid = cand.rid AND d.tsv @@ ${any} AND ${pairs})::float8 AS score
-      FROM cand
-    )
-    SELECT r.rid, r.connection_id, c.connector_key, r.stream, r.record_id, r.time, r.emitted_at, r.payload,
-           s.matched, s.score, (SELECT count(*) FROM m) AS total, (SELECT max(scope_total) FROM cand) AS widest
-    FROM scored s JOIN records r ON r.rid = s.rid JOIN connections c ON c.connection_id = r.connection_id
-    ORDER BY s.score DESC, ${order}
-    LIMIT ${params.add(query.limit + 1)} OFFSET ${params.add(query.offset)}`;
-  const { rows } = await pool.query<RankedRow>(sql, params.values);
-  let total = rows.length > 0 ? Number(rows[0].total) : 0;
-  let widest = rows.length > 0 ? Number(rows[0].widest) : 0;
-  if (rows.length === 0 && query.offset > 0) {
-    // An offset past the end still owes an honest recall statement.
-    const again = await pool.query<RankedRow>(sql.replace(/OFFSET \$\d+$/, "OFFSET 0"), params.values);
-    total = again.rows.length > 0 ? Number(again.rows[0].total) : 0;
-    widest = again.rows.length > 0 ? Number(again.rows[0].widest) : 0;
+  if (query.terms.length === 0 || live.length === 0) {
+    return { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" } };
   }
-  const page = rows.slice(0, query.limit);
-  const scopeOf = scopeFinder(live);
-  const hits: StoredSearchHit[] = [];
-  for (const row of page) {
-    const details = await hitDetails(pool, row, { scope: scopeOf(row), terms: query.terms });
-    hits.push({
-      connectionId: row.connection_id,
-      connectorKey: row.connector_key,
-      stream: row.stream,
-      recordId: row.record_id,
-      time: row.time,
-      emittedAt: row.emitted_at,
-      score: Number(row.score),
-      ...details,
-    });
+  const end = query.offset + query.limit;
+  let complete = true;
+  let estimate = 0;
+  let windowed = 0;
+  const candidates: Candidate[] = [];
+  for (const scope of live) {
+    // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
+    const found = await scopeCandidates(pool, scope, { ...query, k: end + 1 });
+    complete &&= found.complete;
+    estimate += found.estimate;
+    windowed += found.windowSize;
+    candidates.push(...found.rows);
   }
-  const complete = widest <= query.rankWindow;
+  const page = candidates.sort(compareHits).slice(query.offset, end);
+  const details = await pageDetails(pool, page, query.terms);
+  const hits: StoredSearchHit[] = page.map((c, i) => ({
+    connectionId: c.connection_id,
+    connectorKey: c.scope.connectorKey,
+    stream: c.stream,
+    recordId: c.record_id,
+    time: c.time,
+    emittedAt: c.emitted_at,
+    score: c.score,
+    ...details[i],
+  }));
   return {
     hits,
-    hasMore: rows.length > query.limit,
+    hasMore: windowed > end,
     recall: complete
       ? { complete: true, rankingScope: "all_matches" }
-      : { complete: false, rankingScope: "candidate_window", matchedEstimate: total },
+      : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate },
   };
 }
