@@ -159,6 +159,68 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
     assert.equal(m?.text, "😁😂😃😄t");
   });
 
+  test("q windows: matches across chunk boundaries, Kelvin sign and long s, LIKE syntax, near misses", async () => {
+    const conn = (await store.ensureConnection("notes", "qwin")).connection_id;
+    const x = (n: number) => "x".repeat(n);
+    const docs: Record<string, string> = {
+      span: `${x(65530)}NeedleX${x(10)}`, // "needle" at 65,530..65,536, across chunks 0 and 1
+      fold: `${x(70000)} \u017f\u212ay ${x(5)}`, // ſKy (long s, Kelvin sign) folds to "sky"
+      like: `${x(66000)}a%b_c\\d${x(3)}`, // LIKE syntax in q is literal text
+      near: `${x(10)}x%${x(65600)}\u00c9%${x(3)}`, // "x%" passes the ILIKE superset for "é%"; only "É%" matches
+    };
+    await store.applyBatch(
+      conn,
+      "notes",
+      Object.entries(docs).map(([id, body]) => ({ op: "upsert" as const, data: { id, body } })),
+    );
+    const scope = scopeOf([conn]);
+    const find = async (id: string, q: string) =>
+      (
+        await store.readFieldWindow(
+          scope,
+          { connectionId: conn, recordId: id, path: "body" },
+          { kind: "match", q, beforeChars: 1, afterChars: 1 },
+        )
+      )?.match ?? null;
+    assert.deepEqual(await find("span", "needle"), { startChars: 65530, endChars: 65536 });
+    assert.deepEqual(await find("fold", "SKY"), { startChars: 70001, endChars: 70004 });
+    assert.deepEqual(await find("like", "A%B_C\\D"), { startChars: 66000, endChars: 66007 });
+    assert.deepEqual(await find("like", "a_b"), null);
+    assert.deepEqual(await find("near", "\u00e9%"), { startChars: 65612, endChars: 65614 });
+    assert.deepEqual(await find("near", "zz"), null);
+  });
+
+  test("a record whose distinct words pass 512 KiB is still found by words in different parts", async () => {
+    const conn = (await store.ensureConnection("notes", "lex")).connection_id;
+    const words = Array.from({ length: 60000 }, (_, i) => `w${i}x`);
+    await store.applyBatch(conn, "notes", [
+      { op: "upsert", data: { id: "wide", title: "Wide", body: words.join(" ") } },
+      { op: "upsert", data: { id: "narrow", title: "Narrow w0x", body: "only one" } },
+    ]);
+    const client = new pg.Client({ connectionString: url as string });
+    await client.connect();
+    const parts = await client.query(
+      `SELECT l.parts FROM "${schema}".search_lex l JOIN "${schema}".records r USING (rid)
+       WHERE r.record_id = 'wide' AND l.part = 0`,
+    );
+    await client.end();
+    assert.ok(parts.rows[0].parts > 1);
+    const run = async (terms: { kind: "word"; text: string }[]) =>
+      (
+        await store.search([scopeOf([conn])], {
+          terms,
+          conditions: [],
+          limit: 10,
+          offset: 0,
+          rankWindow: 100,
+        })
+      ).hits.map((h) => h.recordId);
+    const w = (text: string) => ({ kind: "word" as const, text });
+    assert.deepEqual(await run([w("w0x"), w("w59999x")]), ["wide"]);
+    assert.deepEqual((await run([w("w0x")])).sort(), ["narrow", "wide"]);
+    assert.deepEqual(await run([w("w0x"), w("nothere")]), []);
+  });
+
   test("a NUL character is rejected per op, not a failed batch", async () => {
     const result = await store.applyBatch(connectionId, "notes", [
       { op: "upsert", data: { id: "nul", title: "a\u0000b" } },

@@ -1,5 +1,5 @@
 // readFieldWindow on Postgres: windows of chunked text fields touch at most two chunks; a `q`
-// window scans chunks only until the first match. Other string fields are windowed in memory.
+// window finds its chunk in SQL (text-match.ts). Other string fields are windowed in memory.
 import type pg from "pg";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
@@ -8,7 +8,8 @@ import { fieldSchemaAt } from "../../core/manifest.js";
 import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
 import { Params, requireGranted, scopeClause } from "./sql-scope.js";
-import { findInStoredText, readTextRange, windowSpan } from "./text-store.js";
+import { findInStoredText } from "./text-match.js";
+import { readTextRange, windowSpan } from "./text-store.js";
 
 interface WindowRow {
   rid: string;

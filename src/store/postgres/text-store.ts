@@ -1,8 +1,9 @@
 // Text fields on Postgres: 65,536-code-point chunks with size and digest beside them, so a window
-// reads at most two chunks (substr counts characters = code points in a UTF8 database).
+// reads at most two chunks (substr counts characters = code points in a UTF8 database);
+// text-match.ts finds q.
 import type pg from "pg";
 import { sha256Digest } from "../../core/ids.js";
-import { CHUNK_CHARS, codePointLength, FirstMatchScanner, splitChunks } from "../../core/text-chunks.js";
+import { CHUNK_CHARS, codePointLength, splitChunks } from "../../core/text-chunks.js";
 import type { WindowSelector } from "../store.js";
 import type { Queryable } from "./pool.js";
 
@@ -125,28 +126,6 @@ export async function readTextRange(
     [ref.rid, ref.path, span.start, span.end, first, last],
   );
   return rows.map((r) => r.part).join("");
-}
-
-/** First case-insensitive occurrence of `q`, scanning chunks in order and stopping at the match. */
-export async function findInStoredText(
-  db: Queryable,
-  ref: { rid: string; path: string; chunkCount: number },
-  q: string,
-): Promise<{ startChars: number; endChars: number } | null> {
-  if (q.length === 0) return { startChars: 0, endChars: 0 };
-  const scanner = new FirstMatchScanner(q);
-  const perRead = 4; // 4 chunks ≈ 256 Ki code points per round trip
-  for (let seq = 0; seq < ref.chunkCount; seq += perRead) {
-    const { rows } = await db.query<{ body: string }>(
-      "SELECT body FROM text_chunks WHERE rid = $1 AND path = $2 AND seq >= $3 AND seq < $4 ORDER BY seq",
-      [ref.rid, ref.path, seq, seq + perRead],
-    );
-    for (const row of rows) {
-      const found = scanner.push(row.body);
-      if (found) return found;
-    }
-  }
-  return null;
 }
 
 /** The [start, end) a selector asks for, given the field size and (for q) the match. */
