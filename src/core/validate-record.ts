@@ -36,9 +36,18 @@ function typeMismatch(value: unknown, schema: FieldSchema): string | null {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what we look for
 const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+// Native checks (Node ≥ 20: String.prototype.isWellFormed) are far cheaper than the regex's
+// lookbehind on long texts; the regex stays the definition and the fallback.
+const wellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
+
+function isUnstorable(text: string): boolean {
+  if (wellFormed) return !wellFormed.call(text) || text.includes("\u0000");
+  return UNSTORABLE_RE.test(text);
+}
+
 /** The path of the first string (or key) that holds NUL or a lone surrogate, or null. */
 function unstorablePath(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === "string") return UNSTORABLE_RE.test(value) ? path || "(value)" : null;
+  if (typeof value === "string") return isUnstorable(value) ? path || "(value)" : null;
   if (value === null || typeof value !== "object" || depth > 64) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -49,7 +58,7 @@ function unstorablePath(value: unknown, path: string, depth = 0): string | null 
   }
   for (const [key, inner] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    if (UNSTORABLE_RE.test(key)) return at;
+    if (isUnstorable(key)) return at;
     const found = unstorablePath(inner, at, depth + 1);
     if (found) return found;
   }
