@@ -15,6 +15,8 @@ export interface LoadOptions {
   calls: LoadCall[];
   total: number;
   concurrency: number;
+  /** Baseline mode: GET this RS path instead of POSTing tool calls to /mcp. */
+  rsPath?: string;
 }
 
 export interface LoadResult {
@@ -27,14 +29,14 @@ export interface LoadResult {
   latencies: number[];
 }
 
-function post(url: URL, agent: Agent, headers: Record<string, string>, body: string) {
+function send(url: URL, agent: Agent, headers: Record<string, string>, body: string | null) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
       {
         hostname: url.hostname,
         port: url.port,
-        path: "/mcp",
-        method: "POST",
+        path: url.pathname + url.search,
+        method: body === null ? "GET" : "POST",
         agent,
         headers,
         timeout: 30_000,
@@ -48,12 +50,13 @@ function post(url: URL, agent: Agent, headers: Record<string, string>, body: str
     );
     req.on("timeout", () => req.destroy(new Error("no answer within 30 s")));
     req.on("error", reject);
-    req.end(body);
+    req.end(body ?? undefined);
   });
 }
 
-function failure(answer: { status: number; body: string }): string | null {
+function failure(answer: { status: number; body: string }, rs: boolean): string | null {
   if (answer.status !== 200) return `HTTP ${answer.status} ${answer.body.slice(0, 160)}`;
+  if (rs) return null;
   const parsed = JSON.parse(answer.body) as {
     error?: unknown;
     result?: { isError?: boolean; content?: { text?: string }[] };
@@ -64,7 +67,7 @@ function failure(answer: { status: number; body: string }): string | null {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const url = new URL(options.url);
+  const url = new URL(options.rsPath ?? "/mcp", options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   const headers = {
     "content-type": "application/json",
@@ -82,10 +85,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     while (next < options.total) {
       const i = next++;
       const call = options.calls[i % options.calls.length];
-      const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: call });
+      const body = options.rsPath
+        ? null
+        : JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: call });
       const t0 = performance.now();
       try {
-        const why = failure(await post(url, agent, headers, body));
+        const why = failure(await send(url, agent, headers, body), body === null);
         if (why) fail(`${call.name}: ${why}`);
         else result.ok++;
       } catch (error) {
