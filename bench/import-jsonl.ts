@@ -10,7 +10,7 @@ import { createApp } from "../src/rs/app.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { prng } from "./dataset.js";
 
-const MANIFEST: Manifest = {
+export const JSONL_BENCH_MANIFEST: Manifest = {
   connector_key: "jsonl.ledger",
   display_name: "Ledger export",
   version: "1",
@@ -97,7 +97,7 @@ export async function benchJsonlImport(records: number): Promise<JsonlImportResu
     const started = performance.now();
     const result = await importFile(
       { fetch: async (r) => app.fetch(r), baseUrl: "http://127.0.0.1", ownerToken },
-      { kind: "jsonl", path, connectionLabel: "Ledger", generic: { manifest: MANIFEST } },
+      { kind: "jsonl", path, connectionLabel: "Ledger", generic: { manifest: JSONL_BENCH_MANIFEST } },
     );
     const seconds = (performance.now() - started) / 1000;
     if (result.added !== records) throw new Error(`imported ${result.added} of ${records} records`);
