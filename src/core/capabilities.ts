@@ -1,16 +1,30 @@
 // Per-field capability flags (10-data-model.md "Field capabilities"), derived from a stream's
 // manifest and the caller's granted fields; also the one "is this field granted" rule.
+import { PdppError } from "./errors.js";
 import type { AggregationKind, FieldSchema, RangeOp, StreamDef } from "./manifest.js";
+import { isPathGranted } from "./projection.js";
 import type { FieldCapabilities } from "./wire.js";
 
 /**
  * True when `path` is readable under `granted`: everything for "all", primary-key fields always
  * (they are part of every record's identity), a listed path, or a path under a listed object.
+ * The same rule as core/grant.ts scopeGrantsPath, for callers that hold a stream and field list.
  */
 export function isFieldGranted(stream: StreamDef, granted: string[] | "all", path: string): boolean {
-  if (granted === "all") return true;
-  if (stream.primary_key.includes(path)) return true;
-  return granted.some((g) => g === path || path.startsWith(`${g}.`));
+  if (isPathGranted(path, granted)) return true;
+  return stream.primary_key.some((key) => path === key || path.startsWith(`${key}.`));
+}
+
+/**
+ * 403 field_not_granted for a field named in `param`. The message never repeats the field: the
+ * caller knows what it asked for, and the error must not confirm what a hidden field is called.
+ */
+export function fieldNotGranted(param: string): PdppError {
+  return new PdppError(
+    "field_not_granted",
+    `the grant does not include a field named in ${param}; see schema(stream) for granted fields.`,
+    { param },
+  );
 }
 
 /** Every field path a schema declares: top-level names and, under objects with properties, dotted leaves. */

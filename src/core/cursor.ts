@@ -51,6 +51,11 @@ export function verifyCursor(secret: string, cursor: string, param = "cursor"): 
   return payload as CursorPayload;
 }
 
+/** A cursor that verified but whose payload does not hold what its route expects. */
+export function malformedCursor(param = "cursor"): PdppError {
+  return new PdppError("invalid_cursor", `${param} is malformed; drop it to start over.`, { param });
+}
+
 /**
  * A short stable hash of whatever a cursor must stay bound to (stream, sort, filters, fields,
  * grant…): a cursor replayed with other parameters or by another grant no longer matches.

@@ -2,7 +2,7 @@
 // manifest and grant, and coerces values by the field's declared type into FieldConditions.
 
 import type { FieldCondition } from "../store/store.js";
-import { isFieldGranted } from "./capabilities.js";
+import { fieldNotGranted, isFieldGranted } from "./capabilities.js";
 import { PdppError } from "./errors.js";
 import type { StreamScope } from "./grant.js";
 import { isFieldPath } from "./ids.js";
@@ -144,15 +144,7 @@ export function resolveFilters(
           `${scope.stream.name} has no field ${raw.field}; see schema(stream) for its fields.`,
         );
       }
-      if (!isFieldGranted(scope.stream, scope.fields, raw.field)) {
-        throw new PdppError(
-          "field_not_granted",
-          "the grant does not include this filter field; see schema(stream) for granted fields.",
-          {
-            param: "filter",
-          },
-        );
-      }
+      if (!isFieldGranted(scope.stream, scope.fields, raw.field)) throw fieldNotGranted("filter");
       checkCapability(scope.stream, raw);
       const coerced = coerceFilterValue(scope.stream, raw.field, raw.value);
       if (value !== undefined && coerced !== value) {

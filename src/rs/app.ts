@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import type { Store } from "../store/store.js";
 import { accessLogMiddleware } from "./access-log.js";
-import { authenticate } from "./auth.js";
+import { authenticate, requireOwner } from "./auth.js";
 import type { RsEnv } from "./env.js";
 import { notFound, onError } from "./errors.js";
 import { allowedHostNames, checkHost } from "./host-check.js";
@@ -17,7 +17,7 @@ import { registerOwnerGrants } from "./routes/owner-grants.js";
 import { registerOwnerIngest } from "./routes/owner-ingest.js";
 import { registerRecords } from "./routes/records.js";
 import { registerSchema } from "./routes/schema.js";
-import { registerSearch } from "./routes/search.js";
+import { DEFAULT_RANK_WINDOW, registerSearch } from "./routes/search.js";
 import { registerToken } from "./routes/token.js";
 
 export interface AppOptions {
@@ -29,6 +29,8 @@ export interface AppOptions {
   bindHost?: string; // default "127.0.0.1"
   /** Hosted MCP: called for POST /mcp after the bearer was checked to be a valid CLIENT token. */
   mcp?: (request: Request, context: { token: string; publicUrl: string }) => Promise<Response>;
+  /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */
+  searchRankWindow?: number;
 }
 
 const CURSOR_SECRET_NAME = "cursor-hmac";
@@ -47,6 +49,7 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
       secret ??= options.store.secret(CURSOR_SECRET_NAME);
       return secret;
     },
+    searchRankWindow: options.searchRankWindow ?? DEFAULT_RANK_WINDOW,
   };
 
   const app = new Hono<RsEnv>();
@@ -73,6 +76,11 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   app.use("/v1/*", accessLogMiddleware);
   app.use("/v1/*", async (c, next) => {
     c.set("auth", await authenticate(deps.store, c.req.raw));
+    await next();
+  });
+  // Registered before any owner route, so no owner handler can run for a client token.
+  app.use("/v1/owner/*", async (c, next) => {
+    requireOwner(c.get("auth"));
     await next();
   });
 

@@ -7,6 +7,8 @@ export interface RsDeps {
   publicUrl: string;
   /** The HMAC key of every cursor this server issues (the store keeps it stable). */
   cursorSecret(): Promise<string>;
+  /** Search ranks exactly up to this many matches, else over the newest this many. */
+  searchRankWindow: number;
 }
 
 /** Who is calling, resolved from the bearer token on this very request. */

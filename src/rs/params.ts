@@ -1,7 +1,9 @@
-// Query-string helpers for routes: single/int/enum/list parameters, unknown-parameter rejection
-// and the repeated-parameter limit. Every failure is a typed 400 naming the parameter.
+// Query-string helpers for routes: single/int/enum/list parameters, the clamped page limit,
+// unknown-parameter rejection and the repeated-parameter limit. Every failure is a typed 4xx
+// naming the parameter.
 import { invalidRequest, PdppError } from "../core/errors.js";
 import { isFilterKey } from "../core/filters.js";
+import type { Warning } from "../core/wire.js";
 
 export const MAX_REPEATED_PARAMS = 64;
 export const MAX_URL_CHARS = 16 * 1024;
@@ -60,6 +62,26 @@ export class Params {
       throw invalidRequest(`${name} must be one of ${allowed.join(", ")}.`, name);
     }
     return raw as T;
+  }
+
+  /**
+   * `limit` of a page (records, search hits, aggregate groups): an integer ≥ 1; a value above
+   * `max` is clamped to it with a `limit_clamped` warning rather than refused (20-rs-api.md).
+   */
+  clampedLimit(options: { fallback: number; max: number }): { limit: number; warnings: Warning[] } {
+    const raw = this.single("limit");
+    if (raw === undefined || raw === "") return { limit: options.fallback, warnings: [] };
+    if (!/^\d{1,12}$/.test(raw) || Number(raw) < 1)
+      throw invalidRequest(`limit must be an integer from 1 to ${options.max}.`, "limit");
+    const n = Number(raw);
+    if (n <= options.max) return { limit: n, warnings: [] };
+    const warning: Warning = {
+      code: "limit_clamped",
+      message: `limit was clamped to ${options.max}.`,
+      requested: n,
+      applied: options.max,
+    };
+    return { limit: options.max, warnings: [warning] };
   }
 
   /** Repeated or comma-separated values, trimmed, empty ones dropped, order kept, deduplicated. */

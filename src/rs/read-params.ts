@@ -1,10 +1,12 @@
-// Read parameters shared by several routes: `fields` projection, `sort`, `preview_chars`, checked
-// against every scope a read fans in over (declared somewhere, granted where declared).
-import { isFieldGranted, sortableFields } from "../core/capabilities.js";
+// Read parameters shared by several routes: `fields` projection, `sort`, `preview_chars` and the
+// `q` length limit, checked against every scope a read fans in over (declared somewhere, granted
+// where declared).
+import { fieldNotGranted, isFieldGranted, sortableFields } from "../core/capabilities.js";
 import { invalidRequest, PdppError } from "../core/errors.js";
 import type { StreamScope } from "../core/grant.js";
 import { isFieldPath } from "../core/ids.js";
 import { fieldSchemaAt, isTimeLike } from "../core/manifest.js";
+import { MAX_QUERY_CHARS } from "../core/search-query.js";
 import type { SortSpec } from "../store/store.js";
 import type { Params } from "./params.js";
 
@@ -21,18 +23,17 @@ export function previewCharsParam(params: Params): number | undefined {
   return params.int("preview_chars", PREVIEW_CHARS_RANGE);
 }
 
-function notGranted(_field: string, param: string): PdppError {
-  return new PdppError(
-    "field_not_granted",
-    `the grant does not include a field named in ${param}; see schema(stream) for granted fields.`,
-    { param },
-  );
+/** `q` (search and field windows) is at most 1,000 characters; past it, a 400 naming the limit. */
+export function checkQueryLength(q: string): void {
+  if (q.length > MAX_QUERY_CHARS) {
+    throw new PdppError("limit_exceeded", `q is limited to ${MAX_QUERY_CHARS} characters.`, { param: "q" });
+  }
 }
 
 /** Validate one field path against the scopes: declared in at least one, granted wherever declared. */
 export function checkFieldPath(field: string, scopes: StreamScope[], param: string): void {
   if (!isFieldPath(field))
-    throw invalidRequest(`${field.slice(0, 64)} is not a field path like body or sender.email.`, param);
+    throw invalidRequest(`${param} takes field paths like body or sender.email.`, param);
   const declaring = scopes.filter((s) => fieldSchemaAt(s.stream, field) !== undefined);
   if (declaring.length === 0) {
     throw invalidRequest(
@@ -40,7 +41,7 @@ export function checkFieldPath(field: string, scopes: StreamScope[], param: stri
       param,
     );
   }
-  if (declaring.some((s) => !isFieldGranted(s.stream, s.fields, field))) throw notGranted(field, param);
+  if (declaring.some((s) => !isFieldGranted(s.stream, s.fields, field))) throw fieldNotGranted(param);
 }
 
 export function fieldsParam(params: Params, scopes: StreamScope[]): string[] | undefined {
@@ -83,7 +84,7 @@ export function sortParam(params: Params, scopes: StreamScope[]): SortSpec {
         "sort",
       );
     }
-    if (!isFieldGranted(s.stream, s.fields, field)) throw notGranted(field, "sort");
+    if (!isFieldGranted(s.stream, s.fields, field)) throw fieldNotGranted("sort");
     const sortable = sortableFields(s.stream);
     if (!sortable.includes(field)) {
       throw invalidRequest(

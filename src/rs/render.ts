@@ -1,5 +1,5 @@
-// Shared read glue: load the catalog, resolve scopes, shape wire records, and the
-// ambiguous_connection error (answered from grant metadata alone, no record lookups).
+// Shared read glue: the per-stream read preamble, catalog and scope resolution, wire records,
+// and the ambiguous_connection error (answered from grant metadata alone, no record lookups).
 import type { Context } from "hono";
 import { PdppError } from "../core/errors.js";
 import type { StreamScope } from "../core/grant.js";
@@ -7,7 +7,9 @@ import { type Catalog, connectionCount, scopesForStream, streamNotFound } from "
 import { formatRecordRef, isConnectionId, requireSafeName, STREAM_NAME_RE } from "../core/ids.js";
 import type { FieldPreviewInfo, WireRecord } from "../core/wire.js";
 import type { Store, StoredRecord } from "../store/store.js";
-import type { RsEnv } from "./env.js";
+import { noteRead } from "./access-log.js";
+import type { AuthInfo, RsEnv } from "./env.js";
+import { Params } from "./params.js";
 
 export const MAX_AMBIGUITY_ENTRIES = 12;
 
@@ -37,6 +39,52 @@ export function checkConnectionParam(value: string | undefined): string | undefi
     });
   }
   return value;
+}
+
+/** The optional `connection_id` query parameter, checked (empty counts as absent). */
+export function connectionIdParam(params: Params): string | undefined {
+  return checkConnectionParam(params.single("connection_id") || undefined);
+}
+
+/**
+ * What every /v1/streams/{stream}/… read starts with: only known parameters, a checked stream
+ * name and connection_id, and the access-log note opened (so even a failing read is logged).
+ */
+export function openStreamRead(
+  c: Context<RsEnv>,
+  options: { route: string; allow: readonly string[]; filter?: boolean },
+): { params: Params; stream: string; connectionId: string | undefined } {
+  const params = new Params(c.req.url);
+  params.allowOnly(options.allow, { filter: options.filter });
+  const stream = checkStreamName(c.req.param("stream") ?? "");
+  const connectionId = connectionIdParam(params);
+  noteRead(c, { route: options.route, stream, connectionId });
+  return { params, stream, connectionId };
+}
+
+/** The `record_id` path segment, checked as a safe name (400 invalid_id otherwise). */
+export function recordIdParam(c: Context<RsEnv>): string {
+  return requireSafeName(c.req.param("record_id"), "record_id", { param: "record_id" });
+}
+
+/** Same answer for a missing record and one the grant hides (time range, connection). */
+export function recordNotFound(): PdppError {
+  return new PdppError(
+    "record_not_found",
+    "no such record is visible on this connection; find ids with search or the records list.",
+    { param: "record_id" },
+  );
+}
+
+/** Who a cursor is bound to: the grant, or the owner. A cursor never crosses bearers. */
+export function cursorBearer(auth: AuthInfo): string {
+  return auth.grantId ?? "owner";
+}
+
+/** Record which connection a source-required read resolved to, for the access log. */
+export function noteConnection(c: Context<RsEnv>, connectionId: string): void {
+  const note = c.get("access");
+  if (note) note.connectionId = connectionId;
 }
 
 /** Scopes of a stream for the caller of `c` (404 when hidden). */

@@ -1,19 +1,36 @@
 // GET /v1/streams/{stream}/records/{record_id}/field-window: a bounded window of one text field
 // by cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
+//
+// Decisions where 20-rs-api.md is silent:
+// - `limit_chars` may accompany `q`: it does not size the match window (before/after do) but
+//   sets `window.limit_chars`, the page size of the next/previous cursors minted from it.
+// - `offset_chars` past the end of the field → 400 invalid_request (param offset_chars);
+//   `offset_chars` equal to `size_chars` is an empty window.
+// - `previous_cursor` reads the `limit_chars` code points that end where this window starts
+//   (never overlapping it); `next_cursor` starts where this window ends.
+// - `complete` is true only when the window holds the whole field (start 0, end size_chars).
+// - A cursor carries its page size, so `limit_chars` is refused next to it like every other
+//   selector; a stale digest is checked before any offset check (409 stale_cursor wins).
 import type { Context, Hono } from "hono";
-import { isFieldGranted } from "../../core/capabilities.js";
-import { fingerprint, openBoundCursor, signCursor } from "../../core/cursor.js";
+import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
 import { invalidRequest, PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
-import { formatRecordRef, isFieldPath, requireSafeName } from "../../core/ids.js";
-import { fieldSchemaAt } from "../../core/manifest.js";
-import { MAX_QUERY_CHARS } from "../../core/search-query.js";
+import { formatRecordRef } from "../../core/ids.js";
 import type { FieldWindowAnswer, Warning } from "../../core/wire.js";
 import type { WindowSelector } from "../../store/store.js";
-import { noteRead, sendJson } from "../access-log.js";
+import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
-import { Params } from "../params.js";
-import { checkConnectionParam, checkStreamName, requireOneConnection, streamScopes } from "../render.js";
+import type { Params } from "../params.js";
+import { checkFieldPath, checkQueryLength } from "../read-params.js";
+import {
+  cursorBearer,
+  noteConnection,
+  openStreamRead,
+  recordIdParam,
+  recordNotFound,
+  requireOneConnection,
+  streamScopes,
+} from "../render.js";
 
 export const WINDOW_LIMITS = {
   defaultLimit: 4096,
@@ -40,11 +57,8 @@ interface ParsedSelector {
 
 /** Apply the selector rules of 20-rs-api.md; each violation names its rule. */
 function parseSelector(params: Params, options: { secret: string; binding: string }): ParsedSelector {
-  const given = SELECTOR_PARAMS.filter((p) => params.has(p));
-  const limit =
-    params.int("limit_chars", { min: 1, max: WINDOW_LIMITS.maxLimit }) ?? WINDOW_LIMITS.defaultLimit;
   if (params.has("cursor")) {
-    const others = given.filter((p) => p !== "cursor");
+    const others = SELECTOR_PARAMS.filter((p) => p !== "cursor" && params.has(p));
     if (others.length > 0)
       throw invalidRequest(`cursor excludes every other selector; drop ${others.join(", ")}.`, "cursor");
     const payload = openBoundCursor(options.secret, params.single("cursor") ?? "", {
@@ -54,14 +68,14 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
     const { o, l, e, d } = payload as { o?: unknown; l?: unknown; e?: unknown; d?: unknown };
     const int = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
     if (!int(o) || !int(l) || l < 1 || typeof d !== "string" || (e !== undefined && (!int(e) || e <= o))) {
-      throw new PdppError("invalid_cursor", "cursor is malformed; restart from offset_chars=0.", {
-        param: "cursor",
-      });
+      throw malformedCursor();
     }
     // `e` bounds a backward window so it ends where the current one starts (no overlap).
     const limitChars = e === undefined ? l : Math.min(l, e - o);
     return { selector: { kind: "range", offsetChars: o, limitChars }, limit: l, cursorDigest: d };
   }
+  const limit =
+    params.int("limit_chars", { min: 1, max: WINDOW_LIMITS.maxLimit }) ?? WINDOW_LIMITS.defaultLimit;
   if (params.has("q")) {
     if (params.has("offset_chars"))
       throw invalidRequest(
@@ -70,9 +84,7 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
       );
     const q = params.single("q") ?? "";
     if (q.length === 0) throw invalidRequest("q must not be empty.", "q");
-    if (q.length > MAX_QUERY_CHARS) {
-      throw new PdppError("limit_exceeded", `q is limited to ${MAX_QUERY_CHARS} characters.`, { param: "q" });
-    }
+    checkQueryLength(q);
     const context = { min: 0, max: WINDOW_LIMITS.maxContext, fallback: WINDOW_LIMITS.defaultContext };
     const beforeChars = params.int("before_chars", context) ?? WINDOW_LIMITS.defaultContext;
     const afterChars = params.int("after_chars", context) ?? WINDOW_LIMITS.defaultContext;
@@ -85,27 +97,10 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
   return { selector: { kind: "range", offsetChars, limitChars: limit }, limit };
 }
 
+/** The `field` parameter: required, declared, granted and not a binary field. */
 function checkField(field: string | undefined, scope: StreamScope): string {
   if (!field) throw invalidRequest("field is required: the path of a text field, e.g. body.", "field");
-  for (const seg of field.split("."))
-    requireSafeName(seg, "field", { code: "invalid_request", param: "field" });
-  if (!isFieldPath(field))
-    throw invalidRequest("field must be a field path like body or sender.email.", "field");
-  if (!fieldSchemaAt(scope.stream, field)) {
-    throw invalidRequest(
-      `${scope.stream.name} has no field ${field}; see schema(stream) for its text fields.`,
-      "field",
-    );
-  }
-  if (!isFieldGranted(scope.stream, scope.fields, field)) {
-    throw new PdppError(
-      "field_not_granted",
-      "the grant does not include this field; see schema(stream) for granted fields.",
-      {
-        param: "field",
-      },
-    );
-  }
+  checkFieldPath(field, [scope], "field");
   if ((scope.stream.binary_fields ?? []).includes(field)) {
     throw new PdppError("field_not_text", `${field} is a binary field; it has no text windows.`, {
       param: "field",
@@ -115,12 +110,11 @@ function checkField(field: string | undefined, scope: StreamScope): string {
 }
 
 async function handle(c: Context<RsEnv>): Promise<Response> {
-  const params = new Params(c.req.url);
-  params.allowOnly(["field", "connection_id", ...SELECTOR_PARAMS]);
-  const stream = checkStreamName(c.req.param("stream") ?? "");
-  const recordId = requireSafeName(c.req.param("record_id"), "record_id", { param: "record_id" });
-  const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
-  noteRead(c, { route: "GET /v1/streams/:stream/records/:record_id/field-window", stream, connectionId });
+  const { params, stream, connectionId } = openStreamRead(c, {
+    route: "GET /v1/streams/:stream/records/:record_id/field-window",
+    allow: ["field", "connection_id", ...SELECTOR_PARAMS],
+  });
+  const recordId = recordIdParam(c);
   const { scopes, catalog } = await streamScopes(c, { stream, connectionId });
   const auth = c.get("auth");
   const { scope, connectionId: target } = requireOneConnection(scopes, {
@@ -128,22 +122,18 @@ async function handle(c: Context<RsEnv>): Promise<Response> {
     grantId: auth.grantId,
     what: "read a field window",
   });
-  const note = c.get("access");
-  if (note) note.connectionId = target;
+  noteConnection(c, target);
   const path = checkField(params.single("field"), scope);
   const deps = c.get("deps");
   const secret = await deps.cursorSecret();
-  const binding = fingerprint({ c: target, s: stream, r: recordId, f: path, g: auth.grantId ?? "owner" });
+  const binding = fingerprint({ c: target, s: stream, r: recordId, f: path, g: cursorBearer(auth) });
   const parsed = parseSelector(params, { secret, binding });
   const w = await deps.store.readFieldWindow(
     scope,
     { connectionId: target, recordId, path },
     parsed.selector,
   );
-  if (!w)
-    throw new PdppError("record_not_found", "no such record is visible on this connection.", {
-      param: "record_id",
-    });
+  if (!w) throw recordNotFound();
   if (parsed.cursorDigest !== undefined && parsed.cursorDigest !== w.digest) {
     throw new PdppError(
       "stale_cursor",

@@ -1,15 +1,24 @@
 // Owner endpoints for connectors (manifests), connections and the access log; every route under
-// /v1/owner needs the owner token (a client token gets 403 owner_only).
+// /v1/owner needs the owner token (app.ts answers a client token with 403 owner_only).
+//
+// Decisions where 20-rs-api.md is silent:
+// - POST /v1/owner/connectors answers 200 with a summary; a bad manifest is 422 manifest_invalid
+//   whose message and `problems` list up to 10 problems (`problem_count` has the total).
+// - POST /v1/owner/connections is idempotent per (connector_key, display_name): 201 with the
+//   same connection each time. DELETE answers `{object:"connection", connection_id, deleted:true}`.
+// - GET /v1/owner/access-log takes `limit` (1–1,000, default 100) and `grant_id`; entries are
+//   `{at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status}`,
+//   newest first; `route` is `mcp:<tool>` for reads the MCP adapter made.
 import type { Hono } from "hono";
 import { z } from "zod";
 import { invalidRequest, PdppError } from "../../core/errors.js";
 import { connectionNotFound } from "../../core/grant-scope.js";
-import { GRANT_ID_RE, isConnectionId, isConnectorKey } from "../../core/ids.js";
+import { GRANT_ID_RE, isConnectorKey } from "../../core/ids.js";
 import { validateManifest } from "../../core/manifest-validate.js";
-import { requireOwner } from "../auth.js";
 import { readJsonBody } from "../body.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
+import { checkConnectionId, ownerList, parseBody } from "./owner-common.js";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what labels must not hold
 const LABEL_RE = /^[^\u0000-\u001f\u007f]{1,200}$/;
@@ -19,26 +28,7 @@ const connectionBody = z.strictObject({
   display_name: z.string().regex(LABEL_RE, "must be 1–200 printable characters"),
 });
 
-/** zod failure → 400 invalid_request naming the first bad member. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue.path.join(".") || "body";
-  throw invalidRequest(`${path}: ${issue.message}.`, path);
-}
-
-export function checkConnectionId(id: string): string {
-  if (!isConnectionId(id)) throw connectionNotFound();
-  return id;
-}
-
 export function registerOwnerConnections(app: Hono<RsEnv>): void {
-  app.use("/v1/owner/*", async (c, next) => {
-    requireOwner(c.get("auth"));
-    await next();
-  });
-
   app.post("/v1/owner/connectors", async (c) => {
     const manifest = validateManifest(await readJsonBody(c.req.raw));
     await c.get("deps").store.putManifest(manifest);
@@ -54,13 +44,7 @@ export function registerOwnerConnections(app: Hono<RsEnv>): void {
   app.get("/v1/owner/connectors", async (c) => {
     new Params(c.req.url).allowOnly([]);
     const manifests = await c.get("deps").store.listManifests();
-    return c.json({
-      object: "list",
-      data: manifests,
-      has_more: false,
-      next_cursor: null,
-      meta: { warnings: [] },
-    });
+    return c.json(ownerList(manifests));
   });
 
   app.post("/v1/owner/connections", async (c) => {
@@ -82,13 +66,7 @@ export function registerOwnerConnections(app: Hono<RsEnv>): void {
   app.get("/v1/owner/connections", async (c) => {
     new Params(c.req.url).allowOnly([]);
     const connections = await c.get("deps").store.listConnections();
-    return c.json({
-      object: "list",
-      data: connections.map((x) => ({ object: "connection", ...x })),
-      has_more: false,
-      next_cursor: null,
-      meta: { warnings: [] },
-    });
+    return c.json(ownerList(connections.map((x) => ({ object: "connection", ...x }))));
   });
 
   app.delete("/v1/owner/connections/:id", async (c) => {
@@ -105,12 +83,6 @@ export function registerOwnerConnections(app: Hono<RsEnv>): void {
     if (grantId !== undefined && !GRANT_ID_RE.test(grantId))
       throw invalidRequest("grant_id looks like grt_ followed by 16 hex digits.", "grant_id");
     const entries = await c.get("deps").store.listAccessLog({ limit, grantId });
-    return c.json({
-      object: "list",
-      data: entries,
-      has_more: false,
-      next_cursor: null,
-      meta: { warnings: [] },
-    });
+    return c.json(ownerList(entries));
   });
 }

@@ -11,7 +11,7 @@ import type { Store, StoredGrant } from "../../store/store.js";
 import { readJsonBody } from "../body.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
-import { parseBody } from "./owner-connections.js";
+import { ownerList, parseBody } from "./owner-common.js";
 
 const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO-8601 date-time");
 
@@ -96,8 +96,12 @@ function publicGrant(grant: StoredGrant): Grant & { object: "grant" } {
   return { object: "grant", ...rest };
 }
 
+function grantNotFound(): PdppError {
+  return new PdppError("grant_not_found", "no such grant.", { param: "grant_id" });
+}
+
 function checkGrantId(id: string): string {
-  if (!GRANT_ID_RE.test(id)) throw new PdppError("grant_not_found", "no such grant.", { param: "grant_id" });
+  if (!GRANT_ID_RE.test(id)) throw grantNotFound();
   return id;
 }
 
@@ -125,27 +129,19 @@ export function registerOwnerGrants(app: Hono<RsEnv>): void {
   app.get("/v1/owner/grants", async (c) => {
     new Params(c.req.url).allowOnly([]);
     const grants = await c.get("deps").store.listGrants();
-    return c.json({
-      object: "list",
-      data: grants.map(publicGrant),
-      has_more: false,
-      next_cursor: null,
-      meta: { warnings: [] },
-    });
+    return c.json(ownerList(grants.map(publicGrant)));
   });
 
   app.get("/v1/owner/grants/:id", async (c) => {
     const grant = await c.get("deps").store.getGrant(checkGrantId(c.req.param("id")));
-    if (!grant) throw new PdppError("grant_not_found", "no such grant.", { param: "grant_id" });
+    if (!grant) throw grantNotFound();
     return c.json(publicGrant(grant));
   });
 
   app.post("/v1/owner/grants/:id/revoke", async (c) => {
     const id = checkGrantId(c.req.param("id"));
     const { store } = c.get("deps");
-    if (!(await store.revokeGrant(id, new Date().toISOString()))) {
-      throw new PdppError("grant_not_found", "no such grant.", { param: "grant_id" });
-    }
+    if (!(await store.revokeGrant(id, new Date().toISOString()))) throw grantNotFound();
     return c.json(publicGrant((await store.getGrant(id)) as StoredGrant));
   });
 }

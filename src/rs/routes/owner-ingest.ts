@@ -1,12 +1,21 @@
 // POST /v1/owner/connections/{id}/streams/{stream}/records: NDJSON ingest, one {op, data} per
 // line; malformed lines are reported by line number, the valid rest commits all-or-nothing.
+//
+// Decisions where 20-rs-api.md is silent:
+// - "All-or-nothing per request" is read with the Store contract: lines that fail to parse or
+//   validate are rejected up front (listed with their 1-based line number and reason, never
+//   applied), and every remaining op commits in one transaction or none does.
+// - Blank lines and a trailing CR are ignored. The answer is `{object:"ingest_result",
+//   connection_id, stream, added, updated, unchanged, deleted, rejected:[{line, reason}],
+//   rejected_count}`; `rejected` lists at most 1,000 lines, `rejected_count` is exact.
+// - The body is limited to 64 MiB (413 payload_too_large naming it).
 import type { Hono } from "hono";
 import { connectionNotFound, streamNotFound } from "../../core/grant-scope.js";
 import { STREAM_NAME_RE } from "../../core/ids.js";
 import type { IngestOp } from "../../store/store.js";
 import { MAX_INGEST_BODY_BYTES, readBodyText } from "../body.js";
 import type { RsEnv } from "../env.js";
-import { checkConnectionId } from "./owner-connections.js";
+import { checkConnectionId } from "./owner-common.js";
 
 /** How many rejected lines an answer lists (the count is always exact). */
 const MAX_REPORTED_REJECTIONS = 1000;

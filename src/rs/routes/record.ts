@@ -1,16 +1,16 @@
 // GET /v1/streams/{stream}/records/{record_id}: one record, a source-required read (needs
-// connection_id when the stream is visible on several connections).
+// connection_id when the stream is visible on several connections; the 409 is decided from
+// grant metadata before any record lookup).
 import type { Hono } from "hono";
-import { PdppError } from "../../core/errors.js";
-import { requireSafeName } from "../../core/ids.js";
-import { noteRead, sendJson } from "../access-log.js";
+import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
-import { Params } from "../params.js";
 import { fieldsParam, previewCharsParam } from "../read-params.js";
 import {
-  checkConnectionParam,
-  checkStreamName,
   connectionNames,
+  noteConnection,
+  openStreamRead,
+  recordIdParam,
+  recordNotFound,
   requireOneConnection,
   streamScopes,
   toWireRecord,
@@ -18,12 +18,11 @@ import {
 
 export function registerRecord(app: Hono<RsEnv>): void {
   app.get("/v1/streams/:stream/records/:record_id", async (c) => {
-    const params = new Params(c.req.url);
-    params.allowOnly(["fields", "connection_id", "preview_chars"]);
-    const stream = checkStreamName(c.req.param("stream"));
-    const recordId = requireSafeName(c.req.param("record_id"), "record_id", { param: "record_id" });
-    const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
-    noteRead(c, { route: "GET /v1/streams/:stream/records/:record_id", stream, connectionId });
+    const { params, stream, connectionId } = openStreamRead(c, {
+      route: "GET /v1/streams/:stream/records/:record_id",
+      allow: ["fields", "connection_id", "preview_chars"],
+    });
+    const recordId = recordIdParam(c);
     const { scopes, catalog } = await streamScopes(c, { stream, connectionId });
     const fields = fieldsParam(params, scopes);
     const previewChars = previewCharsParam(params);
@@ -32,20 +31,11 @@ export function registerRecord(app: Hono<RsEnv>): void {
       grantId: c.get("auth").grantId,
       what: "read one record",
     });
-    const note = c.get("access");
-    if (note) note.connectionId = target;
+    noteConnection(c, target);
     const record = await c
       .get("deps")
       .store.getRecord(scope, { connectionId: target, recordId }, { fields, previewChars });
-    if (!record) {
-      throw new PdppError(
-        "record_not_found",
-        "no such record is visible on this connection; find ids with search or the records list.",
-        {
-          param: "record_id",
-        },
-      );
-    }
+    if (!record) throw recordNotFound();
     return sendJson(c, toWireRecord(record, connectionNames(catalog)), { records: 1 });
   });
 }

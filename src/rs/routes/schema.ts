@@ -1,5 +1,13 @@
 // GET /v1/schema: the index of what the bearer can see (connectors, connections, streams, record
 // counts) and, with `stream`, per-field capabilities; view=full adds descriptions and JSON Schema.
+//
+// Decisions where 20-rs-api.md is silent:
+// - A stream row lives under its connector, once, however many connections carry it;
+//   `record_counts` maps each visible connection to the records this bearer can see there.
+// - compact without `stream`: the index only; compact with `stream`: plus `fields` (capabilities,
+//   no descriptions); full (needs `stream`, and one connection): plus descriptions and the JSON
+//   Schema narrowed to granted fields. The answer also echoes `view`.
+// - Connectors and their streams come in connector_key order, then manifest order.
 import type { Hono } from "hono";
 import { fieldCapabilities, grantedSchema } from "../../core/capabilities.js";
 import { invalidRequest } from "../../core/errors.js";
@@ -17,8 +25,8 @@ import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
 import {
   ambiguousConnection,
-  checkConnectionParam,
   checkStreamName,
+  connectionIdParam,
   connectionNames,
   loadCatalog,
 } from "../render.js";
@@ -29,7 +37,7 @@ export function registerSchema(app: Hono<RsEnv>): void {
     params.allowOnly(["view", "stream", "connection_id"]);
     const view = params.oneOf("view", ["compact", "full"] as const, "compact") ?? "compact";
     const streamName = params.single("stream") || undefined;
-    const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
+    const connectionId = connectionIdParam(params);
     if (view === "full" && streamName === undefined) {
       throw invalidRequest(
         "view=full needs a stream: pass stream (and connection_id when the stream is on several connections).",

@@ -1,20 +1,31 @@
 // GET /v1/search: full-text search over granted search fields of every visible stream (or the
 // `streams` given), merged across connections, with offset cursors and honest recall.
+//
+// Decisions where 20-rs-api.md is silent:
+// - Without `streams`, every visible stream that declares search fields is searched; `streams`
+//   takes repeated or comma-separated names, each one 404 stream_not_found when hidden.
+// - A `q` with no searchable word (e.g. `***` or `""`) answers an empty list with complete recall.
+// - Cursors are offsets into the merged ranking, bound to q, streams, connection_id, filters and
+//   bearer; paging stops at 10,000 hits (has_more false past it).
+// - `meta.recall` is exactly `{complete:true, ranking_scope:"all_matches"}` or `{complete:false,
+//   ranking_scope:"candidate_window", candidate_window_limit, matched_estimate?}`.
+// - A hit's `title` is the granted title_field, else `{display_name} · {stream} · {time}`: never
+//   the snippet. `id` (self-contained `{connection_id}/{stream}:{record_id}`) is added for fetch.
 import type { Hono } from "hono";
-import { fingerprint, openBoundCursor, signCursor } from "../../core/cursor.js";
-import { invalidRequest, PdppError } from "../../core/errors.js";
+import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
+import { invalidRequest } from "../../core/errors.js";
 import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
 import type { StreamScope } from "../../core/grant.js";
 import { narrowToConnection, scopesForStream, visibleScopes } from "../../core/grant-scope.js";
 import { formatRecordRef } from "../../core/ids.js";
-import { MAX_QUERY_CHARS, parseSearchQuery } from "../../core/search-query.js";
+import { parseSearchQuery } from "../../core/search-query.js";
 import type { ListEnvelope, SearchHit, SearchRecall } from "../../core/wire.js";
-import type { StoredSearchHit } from "../../store/store.js";
+import type { SearchResult, StoredSearchHit } from "../../store/store.js";
 import { noteRead, sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
-import { checkConnectionParam, checkStreamName, connectionNames, loadCatalog } from "../render.js";
-import { clampedLimit } from "./records.js";
+import { checkQueryLength } from "../read-params.js";
+import { checkStreamName, connectionIdParam, connectionNames, cursorBearer, loadCatalog } from "../render.js";
 
 export const DEFAULT_RANK_WINDOW = 10_000;
 /** Deepest offset a search cursor may reach (keeps deep paging from scanning without bound). */
@@ -38,19 +49,28 @@ function toHit(hit: StoredSearchHit, names: Map<string, string>): SearchHit {
   };
 }
 
+/** `meta.recall` exactly as 20-rs-api.md shapes it: complete recall carries nothing more. */
+function recallMeta(recall: SearchResult["recall"], rankWindow: number): SearchRecall {
+  if (recall.complete) return { complete: true, ranking_scope: "all_matches" };
+  return {
+    complete: false,
+    ranking_scope: "candidate_window",
+    candidate_window_limit: rankWindow,
+    ...(recall.matchedEstimate !== undefined ? { matched_estimate: recall.matchedEstimate } : {}),
+  };
+}
+
 export function registerSearch(app: Hono<RsEnv>): void {
   app.get("/v1/search", async (c) => {
     const params = new Params(c.req.url);
     params.allowOnly(["q", "streams", "limit", "cursor", "connection_id"], { filter: true });
     const q = params.single("q") ?? "";
     if (q.trim().length === 0) throw invalidRequest('q is required: words, "phrases" or prefix*.', "q");
-    if (q.length > MAX_QUERY_CHARS) {
-      throw new PdppError("limit_exceeded", `q is limited to ${MAX_QUERY_CHARS} characters.`, { param: "q" });
-    }
+    checkQueryLength(q);
     const streams = params.list("streams");
-    const connectionId = checkConnectionParam(params.single("connection_id") || undefined);
+    const connectionId = connectionIdParam(params);
     noteRead(c, { route: "GET /v1/search", stream: streams?.length === 1 ? streams[0] : null, connectionId });
-    const { limit, warnings } = clampedLimit(params, { fallback: 10, max: 100 });
+    const { limit, warnings } = params.clampedLimit({ fallback: 10, max: 100 });
     const auth = c.get("auth");
     const deps = c.get("deps");
     const catalog = await loadCatalog(deps.store);
@@ -72,7 +92,7 @@ export function registerSearch(app: Hono<RsEnv>): void {
       s: streams ?? null,
       c: connectionId ?? null,
       conditions,
-      g: auth.grantId ?? "owner",
+      g: cursorBearer(auth),
     });
     const rawCursor = params.single("cursor");
     let offset = 0;
@@ -83,9 +103,7 @@ export function registerSearch(app: Hono<RsEnv>): void {
         (payload.o as number) < 0 ||
         (payload.o as number) > MAX_SEARCH_OFFSET
       ) {
-        throw new PdppError("invalid_cursor", "cursor is malformed; drop it to start over.", {
-          param: "cursor",
-        });
+        throw malformedCursor();
       }
       offset = payload.o as number;
     }
@@ -98,15 +116,10 @@ export function registerSearch(app: Hono<RsEnv>): void {
           conditions,
           limit,
           offset,
-          rankWindow: DEFAULT_RANK_WINDOW,
+          rankWindow: deps.searchRankWindow,
         });
     const names = connectionNames(catalog);
-    const recall: SearchRecall = {
-      complete: result.recall.complete,
-      ranking_scope: result.recall.rankingScope,
-    };
-    if (!result.recall.complete) recall.candidate_window_limit = DEFAULT_RANK_WINDOW;
-    if (result.recall.matchedEstimate !== undefined) recall.matched_estimate = result.recall.matchedEstimate;
+    const recall = recallMeta(result.recall, deps.searchRankWindow);
     const nextOffset = offset + result.hits.length;
     const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
     const body: ListEnvelope<SearchHit> = {
