@@ -7,6 +7,7 @@ import type { StreamScope } from "../../core/grant.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
 import { resolveTimeZone } from "../../core/time-buckets.js";
 import type { AggregateQuery, AggregateResult, TimeGranularity } from "../store.js";
+import { aggregateByHour, combinable } from "./aggregate-time.js";
 import { fieldKind, Params, payloadPath, requireGranted, scopesClause, timeLikeExpr } from "./sql-scope.js";
 
 const BUCKET_FORMAT: Record<TimeGranularity, string> = {
@@ -111,12 +112,34 @@ export async function aggregate(
   const params = new Params();
   const visible = scopesClause(params, live, { conditions: query.conditions });
   const visibleParams = [...params.values];
-  const counted = await pool.query<{ n: string }>(
-    `SELECT count(*) AS n FROM records r WHERE ${visible}`,
-    visibleParams,
-  );
-  const filteredRecordCount = Number(counted.rows[0].n);
+  const countVisible = async (): Promise<number> => {
+    const counted = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM records r WHERE ${visible}`,
+      visibleParams,
+    );
+    return Number(counted.rows[0].n);
+  };
   const metric = metricSql(params, scope, query);
+  if (
+    query.groupByTime &&
+    zone &&
+    fieldKind(scope.stream, query.groupByTime.field) === "time_column" &&
+    combinable(query.metric)
+  ) {
+    const fast = await aggregateByHour(pool, params, {
+      visible,
+      metric: { ...metric, name: query.metric },
+      zone,
+      format: BUCKET_FORMAT[query.groupByTime.granularity],
+      limit: query.limit,
+    });
+    return groupsResult(fast.rows, {
+      kind: metric.kind,
+      ascending: true,
+      filteredRecordCount: fast.filtered ?? (await countVisible()),
+    });
+  }
+  const filteredRecordCount = await countVisible();
 
   if (!groupField) {
     const { rows } = await pool.query<{ value: unknown }>(
@@ -163,12 +186,20 @@ export async function aggregate(
      FROM grouped ORDER BY ${order} LIMIT ${params.add(query.limit)}`,
     params.values,
   );
-  const shown = query.groupByTime ? [...rows].reverse() : rows;
+  return groupsResult(rows, { kind: metric.kind, ascending: !!query.groupByTime, filteredRecordCount });
+}
+
+/** Groups as the contract shows them; time buckets were read newest first and are shown ascending. */
+function groupsResult(
+  rows: { key: string | null; value: unknown; n: string; groups: string; members: string }[],
+  options: { kind: ValueKind; ascending: boolean; filteredRecordCount: number },
+): AggregateResult {
+  const shown = options.ascending ? [...rows].reverse() : rows;
   const shownMembers = rows.reduce((sum, r) => sum + Number(r.n), 0);
   return {
-    groups: shown.map((r) => ({ key: r.key, value: valueOut(metric.kind, r.value) })),
+    groups: shown.map((r) => ({ key: r.key, value: valueOut(options.kind, r.value) })),
     groupCount: rows.length > 0 ? Number(rows[0].groups) : 0,
     otherCount: rows.length > 0 ? Number(rows[0].members) - shownMembers : 0,
-    filteredRecordCount,
+    filteredRecordCount: options.filteredRecordCount,
   };
 }

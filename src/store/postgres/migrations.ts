@@ -134,6 +134,16 @@ CREATE INDEX search_lex_newest ON search_lex (stream, rid);
 CREATE INDEX search_lex_multi ON search_lex (stream, rid) WHERE parts > 1;
 `,
   },
+  {
+    version: 3,
+    name: "time_nulls_first",
+    // Sorts put null times lowest (ASC NULLS FIRST / DESC NULLS LAST): an index in that order is
+    // walked either way for a page, where the default (NULLS LAST) order forced a full sort.
+    sql: `
+CREATE INDEX records_stream_time_nf ON records (stream, time NULLS FIRST, connection_id, record_id);
+DROP INDEX records_stream_time;
+`,
+  },
 ];
 
 /**
