@@ -45,8 +45,9 @@ async function createClient(rs: RsClient): Promise<Client> {
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
-async function toolText(client: Client, name: string, args: Record<string, unknown>) {
-  const result = await client.callTool({ name, arguments: args });
+async function toolText(client: Client, call: { name: string; arguments: Record<string, unknown> }) {
+  const { name } = call;
+  const result = await client.callTool(call);
   const text = (result.content as { text?: string }[])[0]?.text ?? "";
   if (result.isError) throw new Error(`${name} failed: ${text}`);
   return { text, structured: result.structuredContent as Record<string, unknown> };
@@ -57,7 +58,7 @@ async function overhead(
   ctx: { client: Client; app: ReturnType<typeof createApp>; captured: () => Request },
   options: { tool: string; args: Record<string, unknown>; runs: number },
 ): Promise<BenchRow[]> {
-  await toolText(ctx.client, options.tool, options.args);
+  await toolText(ctx.client, { name: options.tool, arguments: options.args });
   // Replay exactly the request the tool made (path, query, bearer, x-pdpp-tool).
   const rsRequest = ctx.captured();
   const rsOnce = async () => {
@@ -67,7 +68,7 @@ async function overhead(
   };
   for (let i = 0; i < 5; i++) {
     await rsOnce();
-    await toolText(ctx.client, options.tool, options.args);
+    await toolText(ctx.client, { name: options.tool, arguments: options.args });
   }
   const rs: number[] = [];
   const mcp: number[] = [];
@@ -76,7 +77,7 @@ async function overhead(
     await rsOnce();
     rs.push(ms(t0));
     t0 = process.hrtime.bigint();
-    await toolText(ctx.client, options.tool, options.args);
+    await toolText(ctx.client, { name: options.tool, arguments: options.args });
     mcp.push(ms(t0));
   }
   const [r, m] = [sorted(rs), sorted(mcp)];
@@ -208,9 +209,12 @@ export async function runMcpScenarios(options: McpBenchOptions): Promise<BenchRo
     for (const r of await overhead(ctx, { tool: "query_records", args: page, runs })) emit(r);
 
     // Hosted /mcp over real HTTP: a mix of the read tools a session makes.
-    const hit = await toolText(client, "search", { query: "invoice", streams: ["messages"], limit: 1 });
+    const hit = await toolText(client, {
+      name: "search",
+      arguments: { query: "invoice", streams: ["messages"], limit: 1 },
+    });
     const id = (hit.structured.results as { id: string }[])[0].id;
-    await toolText(client, "fetch", { id });
+    await toolText(client, { name: "fetch", arguments: { id } });
     const fetched = new URL(captured().url);
     const fetchRsPath = fetched.pathname + fetched.search;
     await client.close();

@@ -29,7 +29,8 @@ function vm(pid: number, key: "VmRSS" | "VmHWM"): number {
 }
 
 /** Spawn `args`, wait for the `url:` line, settle, sample, stop. */
-async function sampleServe(label: string, args: string[], home: string): Promise<RssSample> {
+async function sampleServe(label: string, options: { args: string[]; home: string }): Promise<RssSample> {
+  const { args, home } = options;
   const started = performance.now();
   const child = spawn(process.execPath, [...args, "serve", "--port", "0"], {
     cwd: ROOT,
@@ -89,8 +90,8 @@ export async function measureServeIdleRss(): Promise<RssSample[]> {
       encoding: "utf8",
     });
     if (init.status !== 0) throw new Error(`pdpp init failed: ${init.stderr}`);
-    const samples = [await sampleServe("checkout (bin/pdpp.js → tsx)", ["bin/pdpp.js"], home)];
-    samples.push(await sampleServe("compiled (dist/cli/main.js)", [buildDist()], home));
+    const samples = [await sampleServe("checkout (bin/pdpp.js → tsx)", { args: ["bin/pdpp.js"], home })];
+    samples.push(await sampleServe("compiled (dist/cli/main.js)", { args: [buildDist()], home }));
     return samples;
   } finally {
     rmSync(home, { recursive: true, force: true });

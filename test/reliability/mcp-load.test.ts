@@ -130,7 +130,8 @@ function post(options: { url: URL; agent: Agent; token: string; body: string }):
 }
 
 /** Why an answer is not a clean, correct tool result (null when it is). */
-function problem(answer: Answer, call: Call, id: number): string | null {
+function problem(answer: Answer, sent: { call: Call; id: number }): string | null {
+  const { call, id } = sent;
   if (answer.status !== 200) return `HTTP ${answer.status}: ${answer.body.slice(0, 200)}`;
   const parsed = JSON.parse(answer.body) as {
     id?: number;
@@ -184,7 +185,7 @@ describe("load: tool calls over the served /mcp", () => {
           inFlight++;
           maxInFlight = Math.max(maxInFlight, inFlight);
           try {
-            const why = problem(await post({ url, agent, token: world.token, body }), call, i);
+            const why = problem(await post({ url, agent, token: world.token, body }), { call, id: i });
             if (why) failures.push(`#${i} ${call.name}: ${why}`);
             else okByTool.set(call.name, (okByTool.get(call.name) ?? 0) + 1);
           } catch (error) {
