@@ -15,6 +15,7 @@ import { isPdppError } from "../core/errors.js";
 import { INSTRUCTIONS } from "./instructions.js";
 import { RESOURCE_TEMPLATES, readResource } from "./resources.js";
 import type { RsClient } from "./rs-client.js";
+import { StreamSchemaCache } from "./schema-cache.js";
 import { parseArgs, toToolError } from "./tool-errors.js";
 import { listedTool } from "./tool-list.js";
 import { ALL_TOOLS } from "./tools/index.js";
@@ -26,14 +27,22 @@ function packageVersion(): string {
 
 const VERSION = packageVersion();
 
+/** MCP's resources/read codes: -32002 resource not found (MCP spec), internal, else invalid params. */
+const RESOURCE_NOT_FOUND = -32002;
+function resourceErrorCode(status: number): number {
+  if (status === 404) return RESOURCE_NOT_FOUND;
+  return status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+}
+
 export interface PdppMcpServerOptions {
   rs: RsClient;
-  /** Public base URL of the RS (document URLs). */
-  providerUrl: string;
+  /** Public base URL of the RS (document URLs); null when the RS runs in-process (`--store`). */
+  providerUrl: string | null;
 }
 
 export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
-  const deps = { rs: options.rs, providerUrl: options.providerUrl };
+  // One cache per server: a stdio session reuses it; hosted /mcp builds a server per request.
+  const deps = { rs: options.rs, providerUrl: options.providerUrl, schemas: new StreamSchemaCache() };
   const server = new Server(
     { name: "pdpp", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -68,12 +77,11 @@ export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
       return await readResource(request.params.uri, deps);
     } catch (error) {
       if (isPdppError(error)) {
+        // The typed RS code travels in the message (what a model sees) and in data (for hosts).
         throw new McpError(
-          error.status === 404 ? ErrorCode.InvalidParams : ErrorCode.InvalidParams,
+          resourceErrorCode(error.status),
           `${error.code}: ${error.message}`,
-          {
-            code: error.code,
-          },
+          error.toBody(),
         );
       }
       throw error;

@@ -115,7 +115,8 @@ export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number
     return start.exitCode;
   }
   const rs = new FetchRsClient(start.send, { token: start.token, baseUrl: start.baseUrl });
-  const server = createPdppMcpServer({ rs, providerUrl: start.baseUrl });
+  // In-process (`--store`) there is no URL a reader could open: documents carry pdpp:// URIs.
+  const server = createPdppMcpServer({ rs, providerUrl: options.rsFetch ? null : start.baseUrl });
   await server.connect(options.transport ?? new StdioServerTransport());
   return null;
 }

@@ -8,7 +8,8 @@ import {
   MAX_RESULT_CHARS,
   sliceCodePoints,
 } from "./budget.js";
-import { windowUri } from "./handles.js";
+import { recordUri, windowUri } from "./handles.js";
+import { binaryFieldsOf, cutPayload } from "./record-preview.js";
 
 export interface FetchDocument {
   id: string;
@@ -18,10 +19,17 @@ export interface FetchDocument {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * `<provider>/v1/streams/<stream>/records/<record_id>?connection_id=<c>`; with no provider (the RS
+ * runs inside the stdio process, so no http URL would resolve) the record's pdpp://record URI,
+ * which the same MCP server answers through resources/read.
+ */
 export function recordUrl(
-  providerUrl: string,
+  providerUrl: string | null,
   record: { stream: string; record_id: string; connection_id: string },
 ): string {
+  if (providerUrl === null)
+    return recordUri({ c: record.connection_id, s: record.stream, r: record.record_id });
   const base = providerUrl.replace(/\/+$/, "");
   return `${base}/v1/streams/${record.stream}/records/${encodeURIComponent(record.record_id)}?connection_id=${record.connection_id}`;
 }
@@ -42,37 +50,64 @@ export function documentTitle(
 
 function firstTextField(record: WireRecord, stream: SchemaStream | undefined): string | null {
   const declared = Object.entries(stream?.fields ?? {})
-    .filter(([, caps]) => caps.text_like && caps.granted)
+    .filter(([, caps]) => caps.text_like && caps.granted && !caps.binary)
     .map(([name]) => name);
+  const binary = binaryFieldsOf(stream);
   for (const name of [...declared, ...Object.keys(record.field_previews ?? {})]) {
-    if (typeof record.data[name] === "string") return name;
+    if (typeof record.data[name] === "string" && !binary.has(name)) return name;
   }
   return null;
 }
 
-function smallFields(data: Record<string, unknown>, skip: string | null): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+const SMALL_FIELD_CHARS = 200;
+
+/**
+ * The record's other fields for metadata, each string cut to 200 chars with its exact
+ * read_record_field continuation in `cut`, and the names that did not fit the 4,096-char budget.
+ */
+function smallFields(
+  data: Record<string, unknown>,
+  options: { skip: string | null; recordId: string },
+): { fields: Record<string, unknown>; cut: Record<string, unknown>; omitted: string[] } {
+  const fields: Record<string, unknown> = {};
+  const cut: Record<string, unknown> = {};
+  const omitted: string[] = [];
   let used = 0;
   for (const [key, value] of Object.entries(data)) {
-    if (key === skip) continue;
-    const shown = typeof value === "string" && value.length > 200 ? `${sliceCodePoints(value, 200)}…` : value;
-    const size = JSON.stringify(shown ?? null).length + key.length;
-    if (used + size > FETCH_JSON_CHARS) {
-      out._more = "more fields: query_records with fields";
-      break;
+    if (key === options.skip) continue;
+    const long = typeof value === "string" && codePoints(value) > SMALL_FIELD_CHARS;
+    const shown = long ? sliceCodePoints(value as string, SMALL_FIELD_CHARS) : value;
+    const size = JSON.stringify(shown ?? null).length + key.length + (long ? 160 : 0);
+    if (omitted.length > 0 || used + size > FETCH_JSON_CHARS) {
+      omitted.push(key);
+      continue;
     }
-    out[key] = shown;
+    fields[key] = shown;
     used += size;
+    if (long) {
+      cut[key] = {
+        shown: SMALL_FIELD_CHARS,
+        total: codePoints(value as string),
+        continue_with: {
+          tool: "read_record_field",
+          args: { id: options.recordId, field_path: key, offset_chars: SMALL_FIELD_CHARS },
+        },
+      };
+    }
   }
-  return out;
+  return { fields, cut, omitted };
 }
 
 export function buildFetchDocument(
   requestedId: string,
   record: WireRecord,
-  options: { stream?: SchemaStream; providerUrl: string; narrowed: boolean },
+  options: { stream?: SchemaStream; providerUrl: string | null; narrowed: boolean },
 ): FetchDocument {
   const textField = firstTextField(record, options.stream);
+  // Binary values become metadata stubs (MIME type, size, digest) before anything is rendered.
+  const data = cutPayload(record.data, Number.POSITIVE_INFINITY, {
+    binary: binaryFieldsOf(options.stream),
+  }).data;
   const metadata: Record<string, unknown> = {
     connection_id: record.connection_id,
     connector_key: record.connector_key,
@@ -108,9 +143,15 @@ export function buildFetchDocument(
       });
       if (preview?.digest) metadata.digest = preview.digest;
     }
-    metadata.fields = smallFields(record.data, textField);
+    const small = smallFields(data, { skip: textField, recordId: record.id });
+    metadata.fields = small.fields;
+    if (Object.keys(small.cut).length > 0) metadata.fields_cut = small.cut;
+    if (small.omitted.length > 0) {
+      metadata.fields_omitted = small.omitted.slice(0, 50);
+      metadata.hint = "fields_omitted did not fit: fetch again with fields:[…] naming them";
+    }
   } else {
-    const json = JSON.stringify(record.data);
+    const json = JSON.stringify(data);
     text = json.length > FETCH_JSON_CHARS ? `${json.slice(0, FETCH_JSON_CHARS - 1)}…` : json;
     metadata.text_field = null;
     metadata.text_complete = json.length <= FETCH_JSON_CHARS;
@@ -133,7 +174,7 @@ function fitText(
   id: string,
   text: string,
   metadata: Record<string, unknown>,
-  options: { providerUrl: string },
+  options: { providerUrl: string | null },
 ): string {
   let current = text;
   const overhead = JSON.stringify({ id, metadata, url: options.providerUrl }).length + 2_000;

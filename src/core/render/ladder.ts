@@ -1,6 +1,6 @@
 // Content-ladder entries (30-mcp.md "Content ladder"): for every cut text preview, the exact
 // read_record_field continuation and a field-window resource URI.
-import { windowUri } from "./handles.js";
+import { recordUri, windowUri } from "./handles.js";
 
 export type PreviewStatus = "complete" | "truncated" | "snippet_only" | "binary_only" | "unavailable";
 
@@ -11,7 +11,8 @@ export interface LadderEntry {
   record_id: string;
   field: { path: string; type: string; mime_type?: string; text_like: boolean; size_chars?: number };
   preview: { status: PreviewStatus; start_chars: number; end_chars: number };
-  continue: { tool: "read_record_field"; args: Record<string, string | number> };
+  /** Absent only for binary fields: their bytes have no window (Tier 4: metadata and a handle). */
+  continue?: { tool: "read_record_field"; args: Record<string, string | number> };
   resource_uri: string;
   digest?: string;
 }
@@ -70,4 +71,23 @@ export function snippetEntry(record: LadderSource, field: { path: string; q: str
       w: { o: 0 },
     }),
   };
+}
+
+/** An entry for a binary field: MIME type, size, digest and the record's handle; never the bytes. */
+export function binaryEntry(
+  record: LadderSource,
+  field: { path: string; sizeChars: number; digest: string; mimeType?: string },
+): LadderEntry {
+  const entry: LadderEntry = {
+    id: record.id,
+    connection_id: record.connection_id,
+    stream: record.stream,
+    record_id: record.record_id,
+    field: { path: field.path, type: "binary", text_like: false, size_chars: field.sizeChars },
+    preview: { status: "binary_only", start_chars: 0, end_chars: 0 },
+    resource_uri: recordUri({ c: record.connection_id, s: record.stream, r: record.record_id }),
+    digest: field.digest,
+  };
+  if (field.mimeType) entry.field.mime_type = field.mimeType;
+  return entry;
 }

@@ -1,9 +1,36 @@
 // Cutting record payloads to previews for either channel, remembering what was cut so every
 // truncated preview gets a continuation (ladder entries, or `cut` notes in text).
 import { sha256Digest } from "../ids.js";
-import type { FieldPreviewInfo, WireRecord } from "../wire.js";
+import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import { codePoints, sliceCodePoints } from "./budget.js";
-import { type LadderEntry, truncatedEntry } from "./ladder.js";
+import { binaryEntry, type LadderEntry, truncatedEntry } from "./ladder.js";
+
+/** Binary fields of a stream row (path → MIME type when declared): never inlined (Tier 4). */
+export type BinaryFields = Map<string, string | undefined>;
+
+export function binaryFieldsOf(row: SchemaStream | undefined): BinaryFields {
+  const out: BinaryFields = new Map();
+  for (const [path, caps] of Object.entries(row?.fields ?? {}))
+    if (caps.binary) out.set(path, caps.mime_type);
+  return out;
+}
+
+export interface BinaryField {
+  path: string;
+  sizeChars: number;
+  digest: string;
+  mimeType?: string;
+}
+
+/** What replaces a binary value in either channel: metadata only, never the (base64) bytes. */
+export function binaryStub(b: BinaryField): Record<string, unknown> {
+  return {
+    binary: true,
+    ...(b.mimeType ? { mime_type: b.mimeType } : {}),
+    size_chars: b.sizeChars,
+    digest: b.digest,
+  };
+}
 
 export interface CutField {
   path: string;
@@ -19,18 +46,38 @@ export interface CutField {
 export function cutPayload(
   data: Record<string, unknown>,
   maxChars: number,
-  previews: Record<string, FieldPreviewInfo> = {},
-): { data: Record<string, unknown>; cut: CutField[] } {
+  options: {
+    previews?: Record<string, FieldPreviewInfo>;
+    binary?: BinaryFields;
+    /** How a binary value is shown; the structured stub by default. */
+    stub?: (b: BinaryField) => unknown;
+    /** Strings up to this many code points stay whole (cutting them would cost more than it saves). */
+    keepShort?: number;
+  } = {},
+): { data: Record<string, unknown>; cut: CutField[]; binary: BinaryField[] } {
+  const previews = options.previews ?? {};
   const cut: CutField[] = [];
+  const binary: BinaryField[] = [];
   const walk = (obj: Record<string, unknown>, prefix: string): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(obj)) {
       const path = prefix ? `${prefix}.${key}` : key;
-      if (typeof value === "string") {
+      if (options.binary?.has(path) && value !== null && value !== undefined) {
+        const raw = typeof value === "string" ? value : JSON.stringify(value);
+        const b: BinaryField = {
+          path,
+          sizeChars: previews[path]?.size_chars ?? codePoints(raw),
+          digest: previews[path]?.digest ?? sha256Digest(raw),
+        };
+        const mime = options.binary.get(path);
+        if (mime) b.mimeType = mime;
+        binary.push(b);
+        out[key] = (options.stub ?? binaryStub)(b);
+      } else if (typeof value === "string") {
         const known = previews[path];
         const size = known ? known.size_chars : codePoints(value);
         const incomplete = known ? !known.complete : false;
-        if (size > maxChars || incomplete) {
+        if (size > Math.max(maxChars, options.keepShort ?? 0) || incomplete) {
           const kept = sliceCodePoints(value, maxChars);
           const shown = codePoints(kept);
           if (shown < size) {
@@ -53,7 +100,7 @@ export function cutPayload(
     }
     return out;
   };
-  return { data: walk(data, ""), cut };
+  return { data: walk(data, ""), cut, binary };
 }
 
 /** The identity members of a wire record kept when `fields` narrows it. */
@@ -65,9 +112,12 @@ const IDENTITY_KEYS = ["object", "id", "stream", "record_id", "connection_id", "
  */
 export function previewRecord(
   record: WireRecord,
-  options: { maxChars: number; narrowed: boolean },
+  options: { maxChars: number; narrowed: boolean; binary?: BinaryFields },
 ): { record: Record<string, unknown>; ladder: LadderEntry[] } {
-  const { data, cut } = cutPayload(record.data, options.maxChars, record.field_previews);
+  const { data, cut, binary } = cutPayload(record.data, options.maxChars, {
+    previews: record.field_previews,
+    binary: options.binary,
+  });
   const base: Record<string, unknown> = {};
   if (options.narrowed) {
     for (const key of IDENTITY_KEYS) if (record[key] !== undefined) base[key] = record[key];
@@ -77,8 +127,11 @@ export function previewRecord(
     }
   }
   base.data = data;
-  const ladder = cut.map((c) =>
-    truncatedEntry(record, { path: c.path, sizeChars: c.sizeChars, shown: c.shown, digest: c.digest }),
-  );
+  const ladder = [
+    ...cut.map((c) =>
+      truncatedEntry(record, { path: c.path, sizeChars: c.sizeChars, shown: c.shown, digest: c.digest }),
+    ),
+    ...binary.map((b) => binaryEntry(record, b)),
+  ];
   return { record: base, ladder };
 }

@@ -2,15 +2,21 @@
 // as one-line JSON with long strings cut and their read_record_field continuation, ≤ 1,800 bytes.
 import type { ListEnvelope, WireRecord } from "../wire.js";
 import { LIST_TEXT_BYTES, TEXT_RECORDS_SHOWN, utf8Bytes } from "./budget.js";
-import { cutPayload } from "./record-preview.js";
+import { type BinaryFields, cutPayload } from "./record-preview.js";
 
-const TEXT_PREVIEW_STEPS = [160, 64, 24, 8];
+const TEXT_PREVIEW_STEPS = [160, 64, 24];
+/** Last resort for a single record that does not fit even with 24-char previews. */
+const TEXT_PREVIEW_MIN = 8;
+const CUT_HINT =
+  "cut {field:[shown,total]}: continue with read_record_field {id, field_path, offset_chars:shown}";
 
 export interface RecordsTextOptions {
   stream: string;
   /** The page size actually asked of the RS when the adapter had to reduce it. */
   reducedLimit?: number;
   narrowed: boolean;
+  /** Binary fields of the record's stream row (shown as metadata, never inlined). */
+  binaryFor?: (record: WireRecord) => BinaryFields | undefined;
 }
 
 export function recordsHeader(envelope: ListEnvelope<WireRecord>, options: RecordsTextOptions): string {
@@ -28,11 +34,19 @@ export function recordsHeader(envelope: ListEnvelope<WireRecord>, options: Recor
   return parts.join(" · ");
 }
 
-function recordLine(record: WireRecord, maxChars: number, narrowed: boolean): string {
-  const { data, cut } = cutPayload(record.data, maxChars, record.field_previews);
+function recordLine(record: WireRecord, maxChars: number, options: RecordsTextOptions): string {
+  const { data, cut } = cutPayload(record.data, maxChars, {
+    previews: record.field_previews,
+    binary: options.binaryFor?.(record),
+    stub: (b) => `[binary${b.mimeType ? ` ${b.mimeType}` : ""}, ${b.sizeChars} chars, not inlined]`,
+    keepShort: maxChars > TEXT_PREVIEW_MIN ? 64 : 0,
+  });
+  // The id already carries the record id: a payload field equal to it is printed once, there.
+  for (const [key, value] of Object.entries(data)) if (value === record.record_id) delete data[key];
   const line: Record<string, unknown> = { id: record.id };
-  if (!narrowed) {
-    if (record.time) line.time = record.time;
+  if (!options.narrowed) {
+    // `time` only when no payload field already shows the same instant.
+    if (record.time && !Object.values(record.data).includes(record.time)) line.time = record.time;
     line.source = record.display_name;
   }
   if (record.deleted) line.deleted = true;
@@ -41,38 +55,37 @@ function recordLine(record: WireRecord, maxChars: number, narrowed: boolean): st
   return JSON.stringify(line);
 }
 
+/**
+ * The most records (up to five) at the longest preview (≥ 24 chars) that fits: a model that asked
+ * for three records should see three short previews rather than one long one and a second call.
+ */
+function chooseLines(records: WireRecord[], budget: number, options: RecordsTextOptions): string[] {
+  for (let k = Math.min(TEXT_RECORDS_SHOWN, records.length); k >= 1; k--) {
+    for (const step of TEXT_PREVIEW_STEPS) {
+      const lines = records.slice(0, k).map((r) => recordLine(r, step, options));
+      if (lines.reduce((n, l) => n + utf8Bytes(l) + 1, 0) <= budget) return lines;
+    }
+  }
+  if (records.length === 0) return [];
+  const tiny = recordLine(records[0], TEXT_PREVIEW_MIN, options);
+  if (utf8Bytes(tiny) + 1 <= budget) return [tiny];
+  // The first id is always printed whole, even when its payload cannot fit.
+  return [JSON.stringify({ id: records[0].id, data: "omitted: fetch this id or narrow with fields" })];
+}
+
 /** The whole text block; `envelope.data` is the page exactly as the RS answered it. */
 export function renderRecordsText(envelope: ListEnvelope<WireRecord>, options: RecordsTextOptions): string {
   const header = recordsHeader(envelope, options);
-  const anyCut =
-    "cut {field:[shown,total]}: continue with read_record_field {id, field_path, offset_chars:shown}";
   const footerFor = (shown: number) =>
     shown < envelope.data.length
       ? `showing ${shown} of ${envelope.data.length}; narrow with fields or limit, or page with cursor=next_cursor`
       : envelope.has_more
         ? "page with cursor=next_cursor"
         : "end of results";
-  const lines: string[] = [];
-  let used = utf8Bytes(header) + utf8Bytes(anyCut) + 120;
-  for (const record of envelope.data.slice(0, TEXT_RECORDS_SHOWN)) {
-    let chosen: string | null = null;
-    for (const step of TEXT_PREVIEW_STEPS) {
-      const line = recordLine(record, step, options.narrowed);
-      if (used + utf8Bytes(line) + 1 <= LIST_TEXT_BYTES) {
-        chosen = line;
-        break;
-      }
-    }
-    if (chosen === null && lines.length === 0) {
-      // The first id is always printed whole, even when its payload cannot fit.
-      chosen = JSON.stringify({ id: record.id, data: "omitted: fetch this id or narrow with fields" });
-    }
-    if (chosen === null) break;
-    lines.push(chosen);
-    used += utf8Bytes(chosen) + 1;
-  }
+  const budget = LIST_TEXT_BYTES - utf8Bytes(header) - utf8Bytes(CUT_HINT) - 120;
+  const lines = chooseLines(envelope.data, budget, options);
   const out = [header, ...lines];
-  if (lines.some((l) => l.includes('"cut":'))) out.push(anyCut);
+  if (lines.some((l) => l.includes('"cut":'))) out.push(CUT_HINT);
   out.push(footerFor(lines.length));
   return out.join("\n");
 }

@@ -3,8 +3,10 @@ import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
 import { isFieldPath } from "../../core/ids.js";
 import { renderAggregateText } from "../../core/render/aggregate-text.js";
+import { jsonChars, MAX_RESULT_CHARS, sliceCodePoints } from "../../core/render/budget.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import { checkConnectionArg } from "../../core/render/record-ref.js";
+import type { AggregateAnswer } from "../../core/wire.js";
 import { param, rsApi } from "../rs-api.js";
 import { checkStream, connectionIdArg, filterArg, streamArg } from "./common.js";
 import { defineTool, READ_ONLY_ANNOTATIONS } from "./types.js";
@@ -27,6 +29,29 @@ function checkField(value: string | undefined, name: string): string | undefined
     throw new PdppError("invalid_request", `${name} must be a field from schema(stream).`, { param: name });
   }
   return value;
+}
+
+const GROUP_KEY_CHARS = 200;
+
+/** Up to 100 groups keyed by long values could outgrow the result cap: long keys are clipped, said so. */
+function fitAggregate(answer: AggregateAnswer): AggregateAnswer {
+  if (!answer.groups || jsonChars(answer) <= MAX_RESULT_CHARS - 500) return answer;
+  const groups = answer.groups.map((g) => ({
+    ...g,
+    key:
+      g.key !== null && g.key.length > GROUP_KEY_CHARS
+        ? `${sliceCodePoints(g.key, GROUP_KEY_CHARS)}…`
+        : g.key,
+  }));
+  const warning = {
+    code: "group_keys_clipped",
+    message: `group keys longer than ${GROUP_KEY_CHARS} chars are cut (ending in …) to fit the result budget; lower limit for fewer groups.`,
+  };
+  return {
+    ...answer,
+    groups,
+    meta: { ...answer.meta, warnings: [...(answer.meta?.warnings ?? []), warning] },
+  };
 }
 
 export const aggregateTool = defineTool({
@@ -60,7 +85,7 @@ export const aggregateTool = defineTool({
     param(query, "time_zone", args.time_zone);
     param(query, "limit", args.limit);
     param(query, "connection_id", checkConnectionArg(args.connection_id));
-    const answer = await rsApi.aggregate(deps.rs, "aggregate", stream, query);
+    const answer = fitAggregate(await rsApi.aggregate(deps.rs, "aggregate", stream, query));
     const text = renderAggregateText(answer, { groupBy: args.group_by ?? args.group_by_time });
     return { content: [{ type: "text", text }], structuredContent: { data: answer } };
   },

@@ -29,13 +29,7 @@ export async function fetchDocument(
     { stream: target.stream, recordId: target.recordId },
     query,
   );
-  const schema = await rsApi.schema(deps.rs, tool, {
-    stream: record.stream,
-    connection_id: record.connection_id,
-  });
-  const row = schema.connectors
-    .find((c) => c.connector_key === record.connector_key)
-    ?.streams.find((s) => s.name === record.stream);
+  const row = (await deps.schemas.rows(deps.rs, { tool, stream: record.stream })).get(record.connector_key);
   return buildFetchDocument(target.id, record, {
     stream: row,
     providerUrl: deps.providerUrl,

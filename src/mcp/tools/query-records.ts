@@ -10,13 +10,13 @@ import {
 } from "../../core/render/budget.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import type { LadderEntry } from "../../core/render/ladder.js";
-import { previewRecord } from "../../core/render/record-preview.js";
+import { type BinaryFields, binaryFieldsOf, previewRecord } from "../../core/render/record-preview.js";
 import { checkConnectionArg } from "../../core/render/record-ref.js";
 import { renderRecordsText } from "../../core/render/records-text.js";
 import type { ListEnvelope, WireRecord } from "../../core/wire.js";
 import { param, rsApi } from "../rs-api.js";
 import { checkFields, checkStream, connectionIdArg, fieldsArg, filterArg, streamArg } from "./common.js";
-import { defineTool, READ_ONLY_ANNOTATIONS } from "./types.js";
+import { defineTool, READ_ONLY_ANNOTATIONS, type ToolDeps } from "./types.js";
 
 const DEFAULT_LIMIT = 25;
 
@@ -35,8 +35,20 @@ const inputSchema = z.strictObject({
 const ladderItem = z.looseObject({
   id: z.string(),
   field: z.looseObject({ path: z.string() }),
-  continue: z.looseObject({}),
+  continue: z.looseObject({}).optional(),
 });
+
+/** Binary fields per connector of the stream (cached schema rows); none when the page is empty. */
+async function binaryLookup(
+  deps: ToolDeps,
+  stream: string,
+  page: ListEnvelope<WireRecord>,
+): Promise<(r: WireRecord) => BinaryFields | undefined> {
+  if (page.data.length === 0) return () => undefined;
+  const rows = await deps.schemas.rows(deps.rs, { tool: "query_records", stream });
+  const byConnector = new Map([...rows].map(([key, row]) => [key, binaryFieldsOf(row)]));
+  return (r) => byConnector.get(r.connector_key);
+}
 
 export const queryRecordsTool = defineTool({
   name: "query_records",
@@ -82,22 +94,20 @@ export const queryRecordsTool = defineTool({
         ...base,
         ["limit", String(limit)],
       ]);
+      const binaryFor = await binaryLookup(deps, stream, envelope);
       const fitted = fitPage(envelope, {
         narrowed: fields !== undefined,
         reduced: limit < asked ? limit : undefined,
+        binaryFor,
       });
       if (fitted || limit === 1) {
         const result =
-          fitted ??
-          buildStructured(envelope, {
-            maxChars: PREVIEW_LADDER[PREVIEW_LADDER.length - 1],
-            narrowed: fields !== undefined,
-            reduced: limit,
-          });
+          fitted ?? oversizedPage(envelope, { narrowed: fields !== undefined, reduced: limit, binaryFor });
         const text = renderRecordsText(envelope, {
           stream,
           narrowed: fields !== undefined,
           reducedLimit: limit < asked ? limit : undefined,
+          binaryFor,
         });
         return { content: [{ type: "text", text }], structuredContent: result };
       }
@@ -106,13 +116,23 @@ export const queryRecordsTool = defineTool({
   },
 });
 
+interface PageOptions {
+  narrowed: boolean;
+  reduced?: number;
+  binaryFor: (r: WireRecord) => BinaryFields | undefined;
+}
+
 function buildStructured(
   envelope: ListEnvelope<WireRecord>,
-  options: { maxChars: number; narrowed: boolean; reduced?: number },
+  options: PageOptions & { maxChars: number },
 ): Record<string, unknown> {
   const ladder: LadderEntry[] = [];
   const records = envelope.data.map((r) => {
-    const p = previewRecord(r, { maxChars: options.maxChars, narrowed: options.narrowed });
+    const p = previewRecord(r, {
+      maxChars: options.maxChars,
+      narrowed: options.narrowed,
+      binary: options.binaryFor(r),
+    });
     ladder.push(...p.ladder);
     return p.record;
   });
@@ -129,17 +149,31 @@ function buildStructured(
   };
 }
 
+/**
+ * One record that does not fit even with 32-char previews (huge arrays or thousands of fields):
+ * its payload is left out, with the way to read it in parts, so the result still fits the cap.
+ */
+function oversizedPage(envelope: ListEnvelope<WireRecord>, options: PageOptions): Record<string, unknown> {
+  const smallest = buildStructured(envelope, {
+    ...options,
+    maxChars: PREVIEW_LADDER[PREVIEW_LADDER.length - 1],
+  });
+  if (jsonChars(smallest) <= MAX_RESULT_CHARS - 200) return smallest;
+  const omitted = {
+    ...envelope,
+    data: envelope.data.map((r) => ({
+      ...r,
+      data: { _omitted: "payload larger than one result; pass fields:[…] or use read_record_field" },
+      field_previews: undefined,
+    })),
+  };
+  return buildStructured(omitted, { ...options, maxChars: PREVIEW_LADDER[PREVIEW_LADDER.length - 1] });
+}
+
 /** The structured result at the largest preview that fits, or null when the page is too big. */
-function fitPage(
-  envelope: ListEnvelope<WireRecord>,
-  options: { narrowed: boolean; reduced?: number },
-): Record<string, unknown> | null {
+function fitPage(envelope: ListEnvelope<WireRecord>, options: PageOptions): Record<string, unknown> | null {
   for (const maxChars of PREVIEW_LADDER) {
-    const result = buildStructured(envelope, {
-      maxChars,
-      narrowed: options.narrowed,
-      reduced: options.reduced,
-    });
+    const result = buildStructured(envelope, { ...options, maxChars });
     if (jsonChars(result) <= MAX_RESULT_CHARS - 200) return result;
   }
   return null;

@@ -128,14 +128,15 @@ export async function readWindow(
     });
     const span = Math.max(1, answer.window.end_chars - answer.window.start_chars);
     const fits = jsonChars(result) <= MAX_RESULT_CHARS - 500;
-    // A cursor fixes its window size; only offset and match windows can be asked smaller.
-    if (fits || span <= 1 || attempt >= 8 || selector.kind === "cursor") return result;
+    if (fits || span <= 1 || attempt >= 8) return result;
     // Escaped text (quotes, control characters) can outgrow the cap: ask for a smaller window.
+    // A cursor fixes its window size, so it is re-asked as the same start with a smaller limit;
+    // that answer's next_cursor continues from where the smaller window ends, so paging stays exact.
     const smaller = Math.max(1, Math.floor(span / 2));
     selector =
       selector.kind === "match"
         ? { ...selector, before_chars: Math.floor(smaller / 2), after_chars: Math.floor(smaller / 2) }
-        : { ...selector, limit_chars: smaller };
+        : { kind: "range", offset_chars: answer.window.start_chars, limit_chars: smaller };
   }
 }
 

@@ -1,7 +1,7 @@
 // Tool `schema`: the grant-wide stream index, or one stream's field capabilities.
 import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
-import { MAX_RESULT_CHARS } from "../../core/render/budget.js";
+import { jsonChars, MAX_RESULT_CHARS } from "../../core/render/budget.js";
 import { checkConnectionArg } from "../../core/render/record-ref.js";
 import { fitSchemaDoc, renderSchemaIndex, renderSchemaStream } from "../../core/render/schema-text.js";
 import { rsApi } from "../rs-api.js";
@@ -44,6 +44,16 @@ export const schemaTool = defineTool({
       view: args.detail,
     });
     const { doc, clipped } = fitSchemaDoc(answer, MAX_RESULT_CHARS - 500);
+    if (jsonChars({ data: doc }) > MAX_RESULT_CHARS - 200) {
+      // Only a narrower scope helps (a huge JSON Schema, or thousands of stream rows).
+      throw new PdppError(
+        "limit_exceeded",
+        stream
+          ? `schema(${stream}) does not fit one result; pass connection_id, or use detail:"compact".`
+          : "the schema index does not fit one result; call schema(stream) for the streams you need.",
+        { param: stream ? "detail" : "stream" },
+      );
+    }
     let text = stream ? renderSchemaStream(doc, stream) : renderSchemaIndex(doc);
     if (clipped) text += "\n(field descriptions shortened to fit the result budget)";
     return { content: [{ type: "text", text }], structuredContent: { data: doc } };

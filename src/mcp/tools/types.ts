@@ -1,11 +1,16 @@
 // The shape of one MCP tool: data (name, title, description, annotations, schemas) + a handler.
 import type { z } from "zod";
 import type { RsClient } from "../rs-client.js";
+import type { StreamSchemaCache } from "../schema-cache.js";
 
 export interface ToolDeps {
   rs: RsClient;
-  /** Public base URL of the RS, used in document URLs. */
-  providerUrl: string;
+  /**
+   * Public base URL of the RS, used in document URLs; null when the RS runs in-process
+   * (`pdpp mcp --store`), where no URL would resolve and documents name pdpp://record URIs.
+   */
+  providerUrl: string | null;
+  schemas: StreamSchemaCache;
 }
 
 export type ContentBlock =

@@ -1,0 +1,36 @@
+// Per-server cache of one stream's schema rows (title_field, text and binary fields): fetch and
+// query_records need them on every call, and a stdio server lives for a whole session.
+import type { SchemaAnswer, SchemaStream } from "../core/wire.js";
+import { rsApi } from "./rs-api.js";
+import type { RsClient } from "./rs-client.js";
+
+/** Field capabilities change only when a manifest is re-registered; a minute of staleness is harmless. */
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 128;
+
+export class StreamSchemaCache {
+  private readonly entries = new Map<string, { at: number; answer: Promise<SchemaAnswer> }>();
+
+  /** The stream's row per connector_key, as this bearer sees it (one RS call per stream per minute). */
+  async rows(rs: RsClient, ref: { tool: string; stream: string }): Promise<Map<string, SchemaStream>> {
+    const answer = await this.answer(rs, ref);
+    const out = new Map<string, SchemaStream>();
+    for (const c of answer.connectors) {
+      const row = c.streams.find((s) => s.name === ref.stream);
+      if (row) out.set(c.connector_key, row);
+    }
+    return out;
+  }
+
+  private answer(rs: RsClient, ref: { tool: string; stream: string }): Promise<SchemaAnswer> {
+    const now = Date.now();
+    const hit = this.entries.get(ref.stream);
+    if (hit && now - hit.at < TTL_MS) return hit.answer;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    const answer = rsApi.schema(rs, ref.tool, { stream: ref.stream });
+    this.entries.set(ref.stream, { at: now, answer });
+    // A failed lookup is not remembered: the next call asks the RS again.
+    answer.catch(() => this.entries.delete(ref.stream));
+    return answer;
+  }
+}
