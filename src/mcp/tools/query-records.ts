@@ -163,7 +163,8 @@ function oversizedPage(envelope: ListEnvelope<WireRecord>, options: PageOptions)
     ...envelope,
     data: envelope.data.map((r) => ({
       ...r,
-      data: { _omitted: "payload larger than one result; pass fields:[…] or use read_record_field" },
+      // ≤ 32 chars: the smallest preview step must not cut the note itself.
+      data: { _omitted: "too large; pass fields:[…]" },
       field_previews: undefined,
     })),
   };

@@ -80,6 +80,39 @@ describe("previews", () => {
     assert.match(text, /has_more=true · next_cursor=CUR\.SIG · next_changes_since=null · count=500/);
     assert.match(text, /"cut":\{"body":\[\d+,5000\]\}/);
   });
+  test("records text prefers more records at shorter previews; the id and time are not repeated", () => {
+    const recs = Array.from({ length: 3 }, (_, i) =>
+      record(
+        {
+          note_id: `n${i}`,
+          at: "2024-01-01T00:00:00Z",
+          from: "Someone <someone@example.com>",
+          body: "w".repeat(3000),
+        },
+        { id: `${C}/notes:n${i}`, record_id: `n${i}` },
+      ),
+    );
+    const envelope = {
+      object: "list" as const,
+      data: recs,
+      has_more: false,
+      next_cursor: null,
+      meta: { warnings: [] },
+    };
+    const text = renderRecordsText(envelope, { stream: "notes", narrowed: false });
+    const lines = text.split("\n").filter((l) => l.startsWith('{"id"'));
+    assert.equal(lines.length, 3, text);
+    const first = JSON.parse(lines[0]) as {
+      time?: string;
+      data: Record<string, unknown>;
+      cut: Record<string, unknown>;
+    };
+    assert.equal(first.time, undefined, "time equals the at field");
+    assert.equal(first.data.note_id, undefined, "the record id is printed once, in id");
+    assert.equal(first.data.from, "Someone <someone@example.com>", "short fields stay whole");
+    assert.deepEqual(first.cut, { body: [160, 3000] });
+    assert.match(text, /end of results$/);
+  });
 });
 
 describe("search and aggregate text", () => {
