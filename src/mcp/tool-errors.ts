@@ -33,6 +33,16 @@ function fail(code: "invalid_request" | "invalid_filter", message: string, param
   throw new PdppError(code, message, { param });
 }
 
+/** RS hints name HTTP routes; a model here calls tools, so `GET /v1/schema?stream=x` becomes schema(stream:"x"). */
+function mcpHint<T extends { hint?: unknown }>(body: T): T {
+  if (typeof body.hint !== "string") return body;
+  const hint = body.hint.replace(
+    /GET \/v1\/schema\?stream=([^\s&]+)/g,
+    (_m, s: string) => `schema(stream:"${s}")`,
+  );
+  return { ...body, hint };
+}
+
 export interface ErrorResult {
   isError: true;
   content: { type: "text"; text: string }[];
@@ -43,7 +53,7 @@ export function toToolError(error: unknown): ErrorResult {
   const e = isPdppError(error)
     ? error
     : new PdppError("internal_error", "internal error in the MCP adapter; this is a bug.");
-  const body = e.toBody();
+  const body = mcpHint(e.toBody());
   let text = `error ${e.code}: ${e.message}\n${JSON.stringify({ error: body })}`;
   if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS - 1)}…`;
   return { isError: true, content: [{ type: "text", text }] };

@@ -52,6 +52,8 @@ describe("ids", () => {
     assert.equal(err.code, "ambiguous_connection");
     assert.equal(err.retry_with, "connection_id");
     assert.match(ambiguous.text, /^error ambiguous_connection: /);
+    // The RS's REST hint is given in tool form: a model here calls schema, not GET /v1/schema.
+    assert.equal(err.hint, 'call schema(stream:"messages") for the full index of connections.');
   });
 
   test("malformed and traversal ids fail with invalid_id before any RS call", async () => {
