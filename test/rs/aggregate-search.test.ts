@@ -3,16 +3,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, SENTINEL, setupFixture } from "./harness.js";
+import { assertError, type Fixture, openFixture, SENTINEL } from "./harness.js";
 
 for (const backend of testBackends()) {
   describe(`rs aggregate and search (${backend.name})`, () => {
     let fx: Fixture;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
     });
     after(async () => cleanup());
 
@@ -36,6 +34,52 @@ for (const backend of testBackends()) {
         400,
         "invalid_request",
       );
+    });
+
+    it("answers min, max, count_distinct and count of a field, each with its field echoed", async () => {
+      const on = `connection_id=${fx.mailA}`;
+      const get = async (qs: string) => {
+        const r = await fx.call(`/v1/streams/messages/aggregate?${qs}&${on}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json;
+      };
+      assert.deepEqual(await get("metric=min&field=size_bytes"), {
+        object: "aggregate",
+        stream: "messages",
+        metric: "min",
+        field: "size_bytes",
+        value: 100,
+        filtered_record_count: 12,
+        meta: { warnings: [] },
+      });
+      assert.equal((await get("metric=max&field=size_bytes")).value, 1200);
+      assert.equal((await get("metric=min&field=sent_at")).value, "2024-01-15T12:00:00.000Z");
+      assert.equal((await get("metric=max&field=sent_at")).value, "2024-12-15T12:00:00.000Z");
+      assert.equal((await get("metric=count_distinct&field=thread_id")).value, 3);
+      assert.equal((await get("metric=count_distinct&field=from")).value, 2);
+      const counted = await get("metric=count&field=subject&filter[from]=bob@example.com");
+      assert.equal(counted.value, 6);
+      assert.equal(counted.filtered_record_count, 6);
+      const clamped = await get("metric=count&group_by=from&limit=500");
+      assert.deepEqual(clamped.meta.warnings, [
+        { code: "limit_clamped", message: "limit was clamped to 100.", requested: 500, applied: 100 },
+      ]);
+    });
+
+    it("buckets time in the IANA zone given and echoes its canonical name", async () => {
+      const day = (zone: string) =>
+        fx.call(
+          `/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=day&limit=1&connection_id=${fx.mailA}${zone}`,
+        );
+      const utc = await day("");
+      assert.deepEqual(utc.json.groups, [{ key: "2024-12-15", value: 1 }]);
+      // Noon UTC is 02:00 the next day at UTC+14.
+      const kiritimati = await day("&time_zone=pacific/kiritimati");
+      assert.equal(kiritimati.status, 200, kiritimati.text);
+      assert.deepEqual(kiritimati.json.groups, [{ key: "2024-12-16", value: 1 }]);
+      assert.equal(kiritimati.json.effective_time_zone, "Pacific/Kiritimati");
+      assert.equal(kiritimati.json.group_count, 12);
+      assert.equal(kiritimati.json.other_count, 11);
     });
 
     it("groups by field and by time bucket in a time zone", async () => {
@@ -151,6 +195,72 @@ for (const backend of testBackends()) {
       );
     });
 
+    it("ANDs words, matches phrases and prefixes, and takes streams repeated", async () => {
+      const ids = async (q: string, extra = "") => {
+        const r = await fx.call(`/v1/search?q=${encodeURIComponent(q)}&limit=100${extra}`);
+        assert.equal(r.status, 200, r.text);
+        return r.json.data.map((h: { id: string }) => h.id).sort();
+      };
+      // a0 and b0 carry the long body (no "budget"); every other message says budget somewhere.
+      assert.equal((await ids("quarterly budget")).length, 25);
+      assert.equal((await ids("quarterly")).length, 27);
+      assert.equal((await ids('"quarterly report"')).length, 21);
+      assert.equal((await ids('"report quarterly"')).length, 0);
+      assert.deepEqual(await ids("quarter*"), await ids("quarterly"));
+      assert.deepEqual(await ids("alic*", "&streams=contacts"), [`${fx.mailA}/contacts:alice@example.com`]);
+      const both = await ids("alice", "&streams=messages&streams=contacts");
+      assert.deepEqual(await ids("alice", "&streams=messages,contacts"), both);
+      assert.ok(both.includes(`${fx.mailA}/contacts:alice@example.com`));
+      assert.ok(both.some((id: string) => id.includes("/messages:")));
+    });
+
+    it("orders hits deterministically and pages exactly through ties", async () => {
+      const one = await fx.call("/v1/search?q=quarterly&limit=100");
+      const again = await fx.call("/v1/search?q=quarterly&limit=100");
+      const order = one.json.data.map((h: { id: string }) => h.id);
+      assert.deepEqual(
+        again.json.data.map((h: { id: string }) => h.id),
+        order,
+      );
+      for (let i = 1; i < one.json.data.length; i++) {
+        assert.ok(one.json.data[i - 1].score >= one.json.data[i].score, "score never increases");
+      }
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await fx.call(`/v1/search?q=quarterly&limit=4${cursor ? `&cursor=${cursor}` : ""}`);
+        paged.push(...page.json.data.map((h: { id: string }) => h.id));
+        cursor = page.json.next_cursor;
+      } while (cursor);
+      assert.deepEqual(paged, order);
+      for (const hit of one.json.data) {
+        if (!hit.snippet) continue;
+        const opens = hit.snippet.text.split("<mark>").length - 1;
+        assert.equal(opens, hit.snippet.text.split("</mark>").length - 1, hit.snippet.text);
+        assert.ok(opens > 0, hit.snippet.text);
+      }
+    });
+
+    it("says when recall is incomplete, exactly as specified", async () => {
+      const { fx: small, cleanup: close } = await openFixture(backend, { searchRankWindow: 5 });
+      try {
+        const partial = await small.call("/v1/search?q=quarterly&limit=3");
+        assert.equal(partial.status, 200, partial.text);
+        const { matched_estimate, ...recall } = partial.json.meta.recall;
+        assert.deepEqual(recall, {
+          complete: false,
+          ranking_scope: "candidate_window",
+          candidate_window_limit: 5,
+        });
+        if (matched_estimate !== undefined) assert.equal(typeof matched_estimate, "number");
+        assert.equal(partial.json.data.length, 3);
+        const narrow = await small.call("/v1/search?q=alice&streams=contacts");
+        assert.deepEqual(narrow.json.meta.recall, { complete: true, ranking_scope: "all_matches" });
+      } finally {
+        await close();
+      }
+    });
+
     it("takes filters only with exactly one stream and validates them", async () => {
       assertError(
         await fx.call("/v1/search?q=quarterly&filter[from]=alice@example.com"),
@@ -198,6 +308,7 @@ for (const backend of testBackends()) {
         assert.equal(hit.connection_id, fx.mailA);
         assert.ok(hit.time >= "2024-06-01");
         assert.deepEqual(hit.matched_fields, ["subject"]);
+        assert.equal(hit.snippet?.field ?? "subject", "subject");
       }
       assert.ok(!r.text.includes(SENTINEL));
       assertError(

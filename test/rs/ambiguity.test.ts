@@ -2,16 +2,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, setupFixture } from "./harness.js";
+import { assertError, type Fixture, openFixture } from "./harness.js";
 
 for (const backend of testBackends()) {
   describe(`rs ambiguity (${backend.name})`, () => {
     let fx: Fixture;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
       for (let i = 0; i < 11; i++) {
         const r = await fx.call("/v1/owner/connections", {
           method: "POST",

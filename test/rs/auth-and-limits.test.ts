@@ -2,16 +2,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, setupFixture } from "./harness.js";
+import { assertError, type Fixture, openFixture } from "./harness.js";
 
 for (const backend of testBackends()) {
   describe(`rs auth and limits (${backend.name})`, () => {
     let fx: Fixture;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
     });
     after(async () => cleanup());
 
@@ -97,6 +95,73 @@ for (const backend of testBackends()) {
       }
     });
 
+    it("checks the Host on owner routes, metadata, /mcp and unknown routes alike", async () => {
+      for (const [path, method] of [
+        ["/v1/owner/grants", "GET"],
+        ["/v1/owner/connections", "POST"],
+        ["/.well-known/oauth-protected-resource", "GET"],
+        ["/mcp", "GET"],
+        ["/no/such/route", "GET"],
+      ]) {
+        const res = await fx.app.request(`http://rebind.attacker.test${path}`, {
+          method,
+          headers: { authorization: `Bearer ${fx.owner}` },
+        });
+        const body = (await res.json()) as { error: { code: string; request_id: string } };
+        assert.equal(res.status, 403, path);
+        assert.equal(body.error.code, "invalid_host", path);
+        assert.equal(res.headers.get("request-id"), body.error.request_id, path);
+      }
+      const origin = await fx.call("/v1/owner/grants", { headers: { origin: "null" } });
+      assertError(origin, 403, "invalid_host");
+    });
+
+    it("puts a request-id header on every answer, success or failure", async () => {
+      const replies = [
+        await fx.call("/v1/schema"),
+        await fx.call("/v1/streams/messages/records?limit=1"),
+        await fx.call("/v1/owner/connections"),
+        await fx.call("/.well-known/oauth-protected-resource", { token: null }),
+        await fx.call("/v1/schema", { token: null }),
+        await fx.call("/mcp", { method: "DELETE" }),
+        await fx.call("/nowhere"),
+      ];
+      const ids = replies.map((r) => r.headers.get("request-id"));
+      for (const id of ids) assert.match(id ?? "", /^req_[0-9a-f]{16}$/);
+      assert.equal(new Set(ids).size, ids.length, "request ids are unique");
+    });
+
+    it("never echoes a token, valid or not, in an error", async () => {
+      const fake = `pdpp_ct_${"Q".repeat(43)}`;
+      const unknown = await fx.call("/v1/schema", { token: fake });
+      assertError(unknown, 401, "invalid_token");
+      assert.ok(!unknown.text.includes("QQQQ"));
+      const huge = await fx.call("/v1/schema", { token: `pdpp_ct_${"Z".repeat(600)}` });
+      assertError(huge, 401, "invalid_token");
+      assert.ok(!huge.text.includes("ZZZZ"));
+      const { token, grant_id } = await fx.grant([
+        { stream: "messages", connector_key: "mail", connections: "all", fields: ["subject"] },
+      ]);
+      const denied = await fx.call("/v1/owner/grants", { token });
+      assertError(denied, 403, "owner_only");
+      assert.ok(!denied.text.includes(token));
+      await fx.call(`/v1/owner/grants/${grant_id}/revoke`, { method: "POST" });
+      const revoked = await fx.call("/v1/schema", { token });
+      assertError(revoked, 403, "grant_revoked");
+      assert.ok(!revoked.text.includes(token));
+    });
+
+    it("applies expiry on the very next request", async () => {
+      const expiresAt = new Date(Date.now() + 1500).toISOString();
+      const { token } = await fx.grant(
+        [{ stream: "messages", connector_key: "mail", connections: "all", fields: "all" }],
+        { expires_at: expiresAt },
+      );
+      assert.equal((await fx.call("/v1/token", { token })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 50));
+      assertError(await fx.call("/v1/streams/messages/records", { token }), 401, "token_expired");
+    });
+
     it("accepts --allowed-host names on a public bind", async () => {
       const { createApp } = await import("../../src/rs/app.js");
       const app = createApp({
@@ -159,9 +224,8 @@ for (const backend of testBackends()) {
     });
 
     it("turns an unexpected failure into a generic 500 internal_error", async () => {
-      const opened = await backend.open();
-      const broken = await setupFixture(opened.store);
-      await opened.cleanup(); // the store is closed under the app: every read now fails inside it
+      const { fx: broken, cleanup: close } = await openFixture(backend);
+      await close(); // the store is closed under the app: every read now fails inside it
       const original = console.error;
       console.error = () => {};
       try {

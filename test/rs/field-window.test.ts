@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { encodeRecordId } from "../../src/core/ids.js";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, LONG_BODY_CHARS, longBody, ndjson, setupFixture } from "./harness.js";
+import { assertError, type Fixture, LONG_BODY_CHARS, longBody, ndjson, openFixture } from "./harness.js";
 
 const rid = (id: string) => encodeURIComponent(encodeRecordId([id]));
 
@@ -14,9 +14,7 @@ for (const backend of testBackends()) {
     let cleanup: () => Promise<void>;
     let base: string;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
       base = `/v1/streams/messages/records/${rid("<a0/x@mail.example>")}/field-window?connection_id=${fx.mailA}&field=body`;
     });
     after(async () => cleanup());
@@ -96,6 +94,24 @@ for (const backend of testBackends()) {
       );
     });
 
+    it("defaults before/after to 2,048 code points and pages back from a match window", async () => {
+      const r = await fx.call(`${base}&q=NEEDLE`);
+      assert.equal(r.status, 200, r.text);
+      const at = r.json.window.match.start_chars;
+      assert.equal(r.json.window.start_chars, at - 2048);
+      // NEEDLE sits near the end: the window stops at the field's end.
+      assert.equal(r.json.window.end_chars, Math.min(LONG_BODY_CHARS, at + 6 + 2048));
+      assert.equal(r.json.window.next_cursor, null);
+      assert.equal(r.json.window.limit_chars, 4096);
+      assert.equal(r.json.window.complete, false);
+      assert.deepEqual(r.json.meta.warnings, []);
+      const back = await fx.call(`${base}&cursor=${r.json.window.previous_cursor}`);
+      assert.equal(back.status, 200, back.text);
+      assert.equal(back.json.window.end_chars, at - 2048);
+      assert.equal(back.json.window.start_chars, at - 2048 - 4096);
+      assert.equal(back.json.window.match, null);
+    });
+
     it("enforces the selector rules, naming each", async () => {
       const cases: [string, string][] = [
         ["&cursor=x&offset_chars=1", "cursor"],
@@ -105,6 +121,10 @@ for (const backend of testBackends()) {
         ["&limit_chars=16385", "limit_chars"],
         ["&q=a&before_chars=8193", "before_chars"],
         ["&offset_chars=-1", "offset_chars"],
+        ["&cursor=x&q=a", "cursor"],
+        ["&cursor=x&limit_chars=10", "cursor"],
+        ["&q=a&after_chars=8193", "after_chars"],
+        ["&q=", "q"],
       ];
       for (const [qs, param] of cases) {
         const r = await fx.call(`${base}${qs}`);
@@ -117,6 +137,10 @@ for (const backend of testBackends()) {
       assertError(noField, 400, "invalid_request");
       assert.equal(noField.json.error.param, "field");
       assertError(await fx.call(`${base}&cursor=forged.cursor`), 400, "invalid_cursor");
+      const longQ = await fx.call(`${base}&q=${"a".repeat(1001)}`);
+      assertError(longQ, 400, "limit_exceeded");
+      assert.equal(longQ.json.error.param, "q");
+      assert.match(longQ.json.error.message, /1000 characters/);
     });
 
     it("binds cursors to record and field; a changed field makes them stale", async () => {
@@ -128,6 +152,14 @@ for (const backend of testBackends()) {
         `/v1/streams/messages/records/${rid("<a4/x@mail.example>")}/field-window?connection_id=${fx.mailA}&field=body&cursor=${cursor}`,
       );
       assertError(other, 400, "invalid_cursor");
+      const otherField = await fx.call(
+        `/v1/streams/messages/records/${rid("<a2/x@mail.example>")}/field-window?connection_id=${fx.mailA}&field=secret_note&cursor=${cursor}`,
+      );
+      assertError(otherField, 400, "invalid_cursor");
+      const otherConnectionSpelling = await fx.call(
+        `/v1/streams/messages/records/${rid("<a2/x@mail.example>")}/field-window?connection_id=${fx.mailB}&field=body&cursor=${cursor}`,
+      );
+      assertError(otherConnectionSpelling, 400, "invalid_cursor");
       const upd = await fx.call(`/v1/owner/connections/${fx.mailA}/streams/messages/records`, {
         method: "POST",
         body: ndjson([

@@ -5,6 +5,7 @@ import type { Grant } from "../../src/core/grant.js";
 import { hashToken, newToken } from "../../src/core/ids.js";
 import { type AppOptions, createApp } from "../../src/rs/app.js";
 import type { Store } from "../../src/store/store.js";
+import type { TestBackend } from "../helpers/backends.js";
 import { CHAT_MANIFEST, MAIL_MANIFEST } from "./fixture-manifests.js";
 
 export const SENTINEL = "SENTINEL_7f3a";
@@ -127,6 +128,15 @@ export async function setupFixture(store: Store, options: Partial<AppOptions> = 
     return { token: r.json.token, grant_id: r.json.grant_id };
   };
   return { store, app, owner, mailA, mailB, chat, call, grant };
+}
+
+/** Open a fresh store on `backend` with the fixture loaded; `cleanup` closes and removes it. */
+export async function openFixture(
+  backend: TestBackend,
+  options: Partial<AppOptions> = {},
+): Promise<{ fx: Fixture; cleanup: () => Promise<void> }> {
+  const opened = await backend.open();
+  return { fx: await setupFixture(opened.store, options), cleanup: opened.cleanup };
 }
 
 /** Assert an error envelope's status and code (and that it carries a request id). */

@@ -4,16 +4,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
 import { CHAT_MANIFEST } from "./fixture-manifests.js";
-import { assertError, type Fixture, ndjson, setupFixture } from "./harness.js";
+import { assertError, type Fixture, ndjson, openFixture } from "./harness.js";
 
 for (const backend of testBackends()) {
   describe(`rs owner endpoints (${backend.name})`, () => {
     let fx: Fixture;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
     });
     after(async () => cleanup());
 
@@ -83,8 +81,22 @@ for (const backend of testBackends()) {
       });
       const list = await fx.call("/v1/owner/connections");
       assert.equal(list.json.data.length, 4);
+      const count = async () =>
+        (await fx.call("/v1/streams/messages/aggregate?metric=count")).json.filtered_record_count as number;
+      const before = await count();
       const del = await fx.call(`/v1/owner/connections/${id}`, { method: "DELETE" });
       assert.deepEqual(del.json, { object: "connection", connection_id: id, deleted: true });
+      assert.equal(await count(), before - 1, "the connection's record is gone");
+      // The same label yields the same connection id again, and it starts empty.
+      const recreated = await fx.call("/v1/owner/connections", {
+        method: "POST",
+        body: JSON.stringify({ connector_key: "chat", display_name: "Temp" }),
+      });
+      const after = await fx.call(
+        `/v1/streams/messages/records?connection_id=${recreated.json.connection_id}&count=exact`,
+      );
+      assert.equal(after.json.meta.count, 0);
+      await fx.call(`/v1/owner/connections/${recreated.json.connection_id}`, { method: "DELETE" });
       assertError(
         await fx.call(`/v1/owner/connections/${id}`, { method: "DELETE" }),
         404,
@@ -259,6 +271,7 @@ for (const backend of testBackends()) {
         { stream: "messages", connector_key: "mail", connections: [fx.mailA], fields: "all" },
       ]);
       const list = await fx.call("/v1/streams/messages/records?limit=3", { token });
+      const one = await fx.call(`/v1/streams/messages/records?limit=1&connection_id=${fx.mailA}`, { token });
       await fx.call("/v1/search?q=quarterly&limit=2", { token, headers: { "x-pdpp-tool": "search" } });
       await fx.call("/v1/streams/contacts/records", { token });
       const log = await fx.call(`/v1/owner/access-log?grant_id=${grant_id}`);
@@ -270,10 +283,16 @@ for (const backend of testBackends()) {
         .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
       assert.deepEqual(rows, [
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "contacts", null, 0, 404],
+        ["GET /v1/streams/:stream/records", grant_id, "test-agent", "messages", fx.mailA, 1, 200],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "messages", null, 3, 200],
         ["mcp:search", grant_id, "test-agent", null, null, 2, 200],
       ]);
-      assert.equal(entries.find((e) => e.stream === "messages")?.bytes, Buffer.byteLength(list.text));
+      for (const e of entries) assert.match(String(e.at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.equal(entries.find((e) => e.connection_id === fx.mailA)?.bytes, Buffer.byteLength(one.text));
+      assert.equal(
+        entries.find((e) => e.stream === "messages" && e.connection_id === null)?.bytes,
+        Buffer.byteLength(list.text),
+      );
       assert.equal(entries.find((e) => e.status === 404)?.bytes, 0);
       assert.ok(!log.text.includes(token));
       assertError(await fx.call("/v1/owner/access-log?grant_id=nope"), 400, "invalid_request");

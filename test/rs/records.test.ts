@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { encodeRecordId } from "../../src/core/ids.js";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, LONG_BODY_CHARS, ndjson, SENTINEL, setupFixture } from "./harness.js";
+import { assertError, type Fixture, LONG_BODY_CHARS, ndjson, openFixture, SENTINEL } from "./harness.js";
 
 const path = (rid: string) => encodeURIComponent(encodeRecordId([rid]));
 
@@ -13,9 +13,7 @@ for (const backend of testBackends()) {
     let fx: Fixture;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
     });
     after(async () => cleanup());
 
@@ -49,6 +47,45 @@ for (const backend of testBackends()) {
       assert.equal(first.display_name, "Work mail");
       assert.equal(first.connector_key, "mail");
       assert.equal(first.id, `${fx.mailA}/messages:${first.record_id}`);
+    });
+
+    it("answers 25 records by default, with the list envelope and no warnings", async () => {
+      const r = await fx.call("/v1/streams/messages/records");
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(Object.keys(r.json).sort(), ["data", "has_more", "meta", "next_cursor", "object"]);
+      assert.equal(r.json.data.length, 25);
+      assert.equal(r.json.has_more, true);
+      assert.equal(typeof r.json.next_cursor, "string");
+      assert.deepEqual(r.json.meta, { warnings: [] });
+    });
+
+    it("pages ascending across connections with ties broken by connection then record id", async () => {
+      const all = await fx.call("/v1/streams/messages/records?sort=sent_at&limit=100");
+      assert.equal(all.status, 200, all.text);
+      const rows: { time: string; connection_id: string; record_id: string; id: string }[] = all.json.data;
+      assert.equal(rows.length, 27);
+      const key = (r: (typeof rows)[0]) => [r.time, r.connection_id, r.record_id];
+      for (let i = 1; i < rows.length; i++) {
+        const [a, b] = [key(rows[i - 1]), key(rows[i])];
+        const cmp = a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+        assert.ok(cmp, `row ${i} is out of order: ${JSON.stringify(a)} then ${JSON.stringify(b)}`);
+      }
+      // Three connections share the 15th of January..June at noon: ties straddle page boundaries.
+      assert.equal(rows.filter((r) => r.time === "2024-01-15T12:00:00.000Z").length, 3);
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const r = await fx.call(
+          `/v1/streams/messages/records?sort=sent_at&limit=5${cursor ? `&cursor=${cursor}` : ""}`,
+        );
+        assert.equal(r.status, 200, r.text);
+        paged.push(...r.json.data.map((x: { id: string }) => x.id));
+        cursor = r.json.next_cursor;
+      } while (cursor);
+      assert.deepEqual(
+        paged,
+        rows.map((r) => r.id),
+      );
     });
 
     it("clamps limit with a warning and refuses a bad one", async () => {
@@ -259,6 +296,20 @@ for (const backend of testBackends()) {
       );
       const bookmark: string = start.json.next_changes_since;
       assert.ok(bookmark);
+      assert.equal(start.json.next_cursor, null);
+      // Paging through changes follows next_changes_since alone.
+      const pagedIds: string[] = [];
+      let mark = "beginning";
+      for (let page = 0; page < 10; page++) {
+        const r = await fx.call(
+          `/v1/streams/messages/records?changes_since=${mark}&connection_id=${fx.chat}&limit=4`,
+        );
+        assert.equal(r.status, 200, r.text);
+        pagedIds.push(...r.json.data.map((x: { record_id: string }) => x.record_id));
+        mark = r.json.next_changes_since;
+        if (!r.json.has_more) break;
+      }
+      assert.deepEqual(pagedIds, ["c0", "c1", "c2", "c3", "c4", "c5"]);
       const quiet = await fx.call(
         `/v1/streams/messages/records?changes_since=${bookmark}&connection_id=${fx.chat}`,
       );

@@ -3,16 +3,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, SENTINEL, setupFixture } from "./harness.js";
+import { assertError, type Fixture, openFixture, SENTINEL } from "./harness.js";
 
 for (const backend of testBackends()) {
   describe(`rs schema (${backend.name})`, () => {
     let fx: Fixture;
     let cleanup: () => Promise<void>;
     before(async () => {
-      const opened = await backend.open();
-      cleanup = opened.cleanup;
-      fx = await setupFixture(opened.store);
+      ({ fx, cleanup } = await openFixture(backend));
     });
     after(async () => cleanup());
 
@@ -45,6 +43,16 @@ for (const backend of testBackends()) {
         record_counts: { [fx.mailA]: 12, [fx.mailB]: 9 },
       });
       assert.deepEqual(mail.streams[1].record_counts, { [fx.mailA]: 1, [fx.mailB]: 0 });
+      // Each stream row appears once: under its connector, whatever number of connections.
+      assert.deepEqual(
+        r.json.connectors.map((c: { streams: { name: string }[] }) => c.streams.map((x) => x.name)),
+        [["messages"], ["messages", "contacts"]],
+      );
+      assert.equal(
+        r.json.connectors[1].streams[0].fields,
+        undefined,
+        "compact without stream has no field capabilities",
+      );
     });
 
     it("adds per-field capabilities with stream, and view=full needs one connection", async () => {
