@@ -78,11 +78,12 @@ export function renderRecordsText(envelope: ListEnvelope<WireRecord>, options: R
   const header = recordsHeader(envelope, options);
   const footerFor = (shown: number) =>
     shown < envelope.data.length
-      ? `showing ${shown} of ${envelope.data.length}; narrow with fields or limit, or page with cursor=next_cursor`
+      ? // next_cursor resumes after the whole page, so it would skip the records not shown here.
+        `showing ${shown} of ${envelope.data.length}; next_cursor skips the rest: to see them, ask again with fields:[…] or limit=${shown} and page with its next_cursor`
       : envelope.has_more
         ? "page with cursor=next_cursor"
         : "end of results";
-  const budget = LIST_TEXT_BYTES - utf8Bytes(header) - utf8Bytes(CUT_HINT) - 120;
+  const budget = LIST_TEXT_BYTES - utf8Bytes(header) - utf8Bytes(CUT_HINT) - 160;
   const lines = chooseLines(envelope.data, budget, options);
   const out = [header, ...lines];
   if (lines.some((l) => l.includes('"cut":'))) out.push(CUT_HINT);

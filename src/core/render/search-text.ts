@@ -88,7 +88,8 @@ export function renderSearchText(
     if (!embedsConnection(row.id) && row.connection_id) lines.push(`  connection_id=${row.connection_id}`);
     if (row.snippet) lines.push(`  ${clipSnippet(row.snippet, 160)}`);
     const block = lines.join("\n");
-    if (used + utf8Bytes(block) + 1 > LIST_TEXT_BYTES - 40) {
+    // 130 bytes stay free for the "more hits not shown" line.
+    if (used + utf8Bytes(block) + 1 > LIST_TEXT_BYTES - 130) {
       if (blocks.length === 0) {
         const idOnly = `[1] id=${row.id}`;
         blocks.push(idOnly);
@@ -101,7 +102,10 @@ export function renderSearchText(
   }
   const more =
     blocks.length < rows.length
-      ? [`(${rows.length - blocks.length} more hits not shown; lower limit or add filters)`]
+      ? // next_cursor resumes after every hit of this page, shown or not.
+        [
+          `(${rows.length - blocks.length} more hits not shown here; to see them, search again with limit=${blocks.length} and page with its next_cursor)`,
+        ]
       : [];
   return [head, ...blocks, ...more, tail].join("\n");
 }

@@ -79,6 +79,11 @@ describe("previews", () => {
     assert.ok(utf8Bytes(text) <= 1800, `${utf8Bytes(text)}`);
     assert.match(text, /has_more=true · next_cursor=CUR\.SIG · next_changes_since=null · count=500/);
     assert.match(text, /"cut":\{"body":\[\d+,5000\]\}/);
+    // Paging on would skip the records of this page that the text left out: the footer says how to see them.
+    assert.match(
+      text,
+      /\nshowing \d of 50; next_cursor skips the rest: to see them, ask again with fields:\[…\] or limit=\d and page/,
+    );
   });
   test("records text prefers more records at shorter previews; the id and time are not repeated", () => {
     const recs = Array.from({ length: 3 }, (_, i) =>
