@@ -58,6 +58,9 @@ for (const backend of testBackends()) {
       const stats: LeakStats = { cases: 0, requests: 0, byKind: {}, byStatus: {}, nonEmpty: 0 };
       const failures: string[] = [];
       const known = new KnownIssueTally();
+      // Coverage of the shared-name and time-edge cases (printed, and asserted non-zero below).
+      const coverage = { sharedNameGrants: 0, boundOnRecordTime: 0 };
+      const recordTimes = new Set(ds.records.map((r) => r.time).filter((t): t is number => t !== null));
       // Grants run in waves of WAVE concurrent workers (the in-process app is latency-bound on
       // Postgres). Each grant has its own seeded PRNG and replays cursors only from earlier waves,
       // so a run is reproducible from the seed alone.
@@ -68,6 +71,10 @@ for (const backend of testBackends()) {
           wave.map(async (g) => {
             const rng = createRng((SEED ^ Math.imul(g + 1, 0x9e3779b1)) >>> 0);
             const model = new GrantModel(ds, randomGrant(rng, ds));
+            if (model.scopes("messages").length > 1) coverage.sharedNameGrants += 1;
+            const onRecord = (t: number | null) => t !== null && recordTimes.has(t);
+            if (model.spec.some((s) => onRecord(s.since) || onRecord(s.until)))
+              coverage.boundOnRecordTime += 1;
             const { grantId, token } = await h.createGrant(model.grantBody());
             const cursorPool = [...pool];
             const ctx = makeContext({ h, ds, model, token, grantId, rng, cursorPool, stats });
@@ -89,7 +96,7 @@ for (const backend of testBackends()) {
         );
         pool = [...pool, ...pools.flat()].slice(-300);
       }
-      const line = `${backend.name}: seed ${SEED}, ${stats.cases} cases, ${stats.requests} requests (${stats.nonEmpty} non-empty 200s), statuses ${JSON.stringify(stats.byStatus)}, cases ${JSON.stringify(stats.byKind)}`;
+      const line = `${backend.name}: seed ${SEED}, ${stats.cases} cases, ${JSON.stringify(coverage)}, ${stats.requests} requests (${stats.nonEmpty} non-empty 200s), statuses ${JSON.stringify(stats.byStatus)}, cases ${JSON.stringify(stats.byKind)}`;
       t.diagnostic(line);
       console.log(`grant-leak ${line}`);
       for (const k of known.lines()) {
@@ -97,6 +104,7 @@ for (const backend of testBackends()) {
         console.log(`grant-leak ${backend.name}: ${k}`);
       }
       assert.ok(stats.cases >= 2000, `only ${stats.cases} cases`);
+      assert.ok(coverage.sharedNameGrants > 0 && coverage.boundOnRecordTime > 0, JSON.stringify(coverage));
       assert.equal(
         failures.length,
         0,

@@ -1,5 +1,6 @@
-// Grant-leak property test over the six MCP tools (SDK Client ↔ pdpp server over InMemoryTransport,
-// RS in process): the same sentinel dataset and grant model as grant-leak.test.ts.
+// Grant-leak property test over the six MCP tools and the two resource templates (SDK Client ↔ pdpp
+// server over InMemoryTransport, RS in process): the same sentinel dataset and grant model as
+// grant-leak.test.ts, plus resource handles minted under another grant and replayed here.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { testBackends } from "../helpers/backends.js";
@@ -10,7 +11,6 @@ import { GrantModel, randomGrant } from "./fixtures/leak-model.js";
 import { type LeakStats, makeContext } from "./fixtures/leak-runner.js";
 import { connectMcp } from "./fixtures/mcp-client.js";
 import {
-  type McpLeakContext,
   mcpAggregate,
   mcpFetch,
   mcpQueryRecords,
@@ -18,12 +18,14 @@ import {
   mcpSchema,
   mcpSearch,
 } from "./fixtures/mcp-leak-calls.js";
+import { type McpResourceContext, mcpResource, mintDonorUris } from "./fixtures/mcp-resource-calls.js";
 import { createRng, seedFromEnv } from "./fixtures/prng.js";
 
 const SEED = seedFromEnv("PDPP_LEAK_SEED", 20_240_601);
 const GRANTS = 16;
 const CALLS_PER_GRANT = 40;
-const TOOLS: [string, (ctx: McpLeakContext) => Promise<void>][] = [
+const TOOLS: [string, (ctx: McpResourceContext) => Promise<void>][] = [
+  ["resources/read", mcpResource],
   ["query_records", mcpQueryRecords],
   ["search", mcpSearch],
   ["aggregate", mcpAggregate],
@@ -39,6 +41,7 @@ for (const backend of testBackends()) {
       const h = await openHarness(opened.store);
       const ds = buildDataset(createRng(SEED));
       await loadDataset(h, ds);
+      const donorUris = await mintDonorUris(h, { ds, rng: createRng(SEED ^ 0x5bd1e995) });
       const stats: LeakStats = { cases: 0, requests: 0, byKind: {}, byStatus: {}, nonEmpty: 0 };
       const failures: string[] = [];
       const known = new KnownIssueTally();
@@ -50,7 +53,7 @@ for (const backend of testBackends()) {
             const { grantId, token } = await h.createGrant(model.grantBody());
             const mcp = await connectMcp(h, token);
             const base = makeContext({ h, ds, model, token, grantId, rng, cursorPool: [], stats });
-            const ctx: McpLeakContext = Object.assign(base, { mcp });
+            const ctx: McpResourceContext = Object.assign(base, { mcp, donorUris });
             for (let c = 0; c < CALLS_PER_GRANT; c++) {
               const [name, fn] = rng.pick(TOOLS);
               try {
@@ -66,7 +69,7 @@ for (const backend of testBackends()) {
           }
         }),
       );
-      const line = `${backend.name}: seed ${SEED}, ${stats.cases} MCP cases, ${stats.requests} tool calls, ${JSON.stringify(stats.byKind)}`;
+      const line = `${backend.name}: seed ${SEED}, ${stats.cases} MCP cases, ${stats.requests} tool calls and resource reads (${donorUris.length} donor URIs), ${JSON.stringify(stats.byKind)}, resource outcomes ${JSON.stringify(stats.byStatus)}`;
       t.diagnostic(line);
       console.log(`mcp-leak ${line}`);
       for (const k of known.lines()) console.log(`mcp-leak ${backend.name}: ${k}`);
