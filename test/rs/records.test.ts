@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { encodeRecordId } from "../../src/core/ids.js";
 import { testBackends } from "../helpers/backends.js";
-import { assertError, type Fixture, LONG_BODY_CHARS, ndjson, openFixture, SENTINEL } from "./harness.js";
+import { assertError, type Fixture, LONG_BODY_CHARS, openFixture, SENTINEL } from "./harness.js";
 
 const path = (rid: string) => encodeURIComponent(encodeRecordId([rid]));
 
@@ -283,73 +283,6 @@ for (const backend of testBackends()) {
       const cut = list.json.data.filter((x: { field_previews?: object }) => x.field_previews);
       assert.equal(cut.length, 1);
       assertError(await fx.call(`/v1/streams/messages/records?preview_chars=10`), 400, "invalid_request");
-    });
-
-    it("returns upserts and tombstones in version order with changes_since", async () => {
-      const start = await fx.call(
-        `/v1/streams/messages/records?changes_since=beginning&connection_id=${fx.chat}&limit=100`,
-      );
-      assert.equal(start.status, 200, start.text);
-      assert.deepEqual(
-        start.json.data.map((r: { record_id: string }) => r.record_id),
-        ["c0", "c1", "c2", "c3", "c4", "c5"],
-      );
-      const bookmark: string = start.json.next_changes_since;
-      assert.ok(bookmark);
-      assert.equal(start.json.next_cursor, null);
-      // Paging through changes follows next_changes_since alone.
-      const pagedIds: string[] = [];
-      let mark = "beginning";
-      for (let page = 0; page < 10; page++) {
-        const r = await fx.call(
-          `/v1/streams/messages/records?changes_since=${mark}&connection_id=${fx.chat}&limit=4`,
-        );
-        assert.equal(r.status, 200, r.text);
-        pagedIds.push(...r.json.data.map((x: { record_id: string }) => x.record_id));
-        mark = r.json.next_changes_since;
-        if (!r.json.has_more) break;
-      }
-      assert.deepEqual(pagedIds, ["c0", "c1", "c2", "c3", "c4", "c5"]);
-      const quiet = await fx.call(
-        `/v1/streams/messages/records?changes_since=${bookmark}&connection_id=${fx.chat}`,
-      );
-      assert.deepEqual(quiet.json.data, []);
-      const del = await fx.call(`/v1/owner/connections/${fx.chat}/streams/messages/records`, {
-        method: "POST",
-        body: `${ndjson([{ id: "c2" }], "delete")}\n${ndjson([{ id: "c7", conversation_id: "conv1", role: "user", text: "new", sent_at: "2024-08-01T00:00:00Z" }])}`,
-      });
-      assert.equal(del.json.deleted, 1);
-      assert.equal(del.json.added, 1);
-      const changes = await fx.call(
-        `/v1/streams/messages/records?changes_since=${bookmark}&connection_id=${fx.chat}`,
-      );
-      assert.deepEqual(
-        changes.json.data.map((r: { record_id: string; deleted?: boolean }) => [
-          r.record_id,
-          r.deleted ?? false,
-        ]),
-        [
-          ["c2", true],
-          ["c7", false],
-        ],
-      );
-      assert.deepEqual(changes.json.data[0].data, { id: "c2" });
-      assertError(
-        await fx.call(`/v1/streams/messages/records?changes_since=${bookmark}`),
-        400,
-        "invalid_cursor",
-      );
-      assertError(
-        await fx.call("/v1/streams/messages/records?changes_since=beginning&sort=sent_at"),
-        400,
-        "unsupported_query",
-      );
-      assertError(
-        await fx.call("/v1/streams/messages/records?changes_since=beginning&filter[role]=user"),
-        400,
-        "unsupported_query",
-      );
-      assertError(await fx.call("/v1/streams/messages/records?changes_since=bogus"), 400, "invalid_cursor");
     });
   });
 }
