@@ -33,7 +33,7 @@ export function fieldsOfParsedMail(mail: ParsedMail): MailFields {
     from: mail.from,
     to: mail.to,
     cc: mail.cc,
-    date: mail.date,
+    date: readableDate(mail),
     gmailThreadId: headerText(mail, "x-gm-thrid"),
     gmailLabels: headerText(mail, "x-gmail-labels"),
     text: mail.text,
@@ -45,6 +45,26 @@ export function fieldsOfParsedMail(mail: ParsedMail): MailFields {
       digest: `sha256:${a.checksum}`,
     })),
   };
+}
+
+/**
+ * mailparser's date, unless it made it up: for a Date header it cannot read it substitutes the current
+ * time, which would give the message a new sent_at (and a new version) on every import. Such a message
+ * has no sent_at instead. mailparser reads the first Date header with `new Date(value)`, as here.
+ */
+function readableDate(mail: ParsedMail): Date | undefined {
+  if (!mail.date) return undefined;
+  const line = mail.headerLines.find((h) => h.key === "date")?.line;
+  if (line === undefined) return mail.date;
+  const value = line
+    .replace(/^[^:]*:/, "")
+    .replace(/\r?\n[ \t]+/g, " ")
+    .trim();
+  // Both tests: a header this plain reading cannot parse (mailparser may have decoded encoded words
+  // first) whose date is also "now" is the substitute.
+  const substituted =
+    Number.isNaN(new Date(value).getTime()) && Math.abs(mail.date.getTime() - Date.now()) < 600_000;
+  return substituted ? undefined : mail.date;
 }
 
 function headerText(mail: ParsedMail, name: string): string | null {

@@ -202,6 +202,27 @@ test("junk before the first From line and a header-less message are reported wit
   );
 });
 
+test("an unreadable Date gives sent_at null, the same on every run (mailparser would say 'now')", async () => {
+  const message = (date: string, type: string) =>
+    [
+      "From eve@example.com Sat Jan 20 09:00:00 2024",
+      "Message-ID: <bad-date@example.com>",
+      "From: eve@example.com",
+      "Subject: odd date",
+      `Date: ${date}`,
+      `Content-Type: ${type}`,
+      "",
+      "body",
+      "",
+    ].join("\n");
+  for (const type of ["text/plain", "text/html"]) {
+    const bad = records(await collect([Buffer.from(message("not a date", type))]));
+    assert.equal(bad[0]!.sent_at, null, type);
+    const good = records(await collect([Buffer.from(message("Sat, 20 Jan 2024 09:00:00 +0100", type))]));
+    assert.equal(good[0]!.sent_at, "2024-01-20T08:00:00.000Z", type);
+  }
+});
+
 test("gmailLabels handles quoting and empties", () => {
   assert.deepEqual(gmailLabels('Inbox, "a, b" ,Sent,,"q\\"x"'), ["Inbox", "a, b", "Sent", 'q"x']);
   assert.deepEqual(gmailLabels(""), []);
