@@ -4,10 +4,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import cliProgress from "cli-progress";
 import { Command } from "commander";
 import {
   formatSummary,
   type ImportFlags,
+  PROGRESS_FORMAT,
+  progressPayload,
   register,
   runImportCommand,
 } from "../../src/cli/commands/import.js";
@@ -58,7 +61,7 @@ test("pdpp import mbox prints a summary; a re-run reports everything unchanged",
     const out = await run(app, ["mbox", path, "--connection", "Work mail"]);
     const lines = out.trimEnd().split("\n");
     assert.match(lines[0]!, /^imported mail\.mbox into Work mail \(cin_[0-9a-f]{12}, connector mbox\)$/);
-    assert.match(lines[1]!, /^ {2}read 12 records in \d+\.\d s, 1 batches$/);
+    assert.match(lines[1]!, /^ {2}read 12 records in \d+\.\d s, 1 batch$/);
     assert.equal(lines[2], "  added 12  updated 0  unchanged 0  rejected 1");
     assert.equal(lines[3], "  rejected:");
     assert.match(lines[4]!, /^ {4}message 13 \(byte \d+\): unparseable message: no header block found$/);
@@ -87,4 +90,25 @@ test("pdpp import csv needs --manifest or --infer, and imports with --infer", as
     await app.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the progress line fills every placeholder: MB read of the file's MB, records, eta", () => {
+  const format = cliProgress.Format.Formatter as unknown as (
+    options: Record<string, unknown>,
+    params: Record<string, unknown>,
+    payload: Record<string, unknown>,
+  ) => string;
+  const line = format(
+    {
+      format: PROGRESS_FORMAT,
+      barsize: 4,
+      barCompleteString: "#",
+      barIncompleteString: ".",
+      barGlue: "",
+      autopaddingChar: " ",
+    },
+    { progress: 0.5, value: 5_242_880, total: 10_485_760, eta: 3, startTime: Date.now(), maxWidth: 200 },
+    progressPayload({ read: 1234, bytesRead: 5_242_880, totalBytes: 10_485_760 }),
+  );
+  assert.equal(line, "importing [#.] 50% | 5.0/10.0 MB | 1234 records | eta  3s");
 });

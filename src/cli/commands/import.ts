@@ -78,7 +78,8 @@ export async function runImportCommand(
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new PdppError("invalid_request", "--batch-size must be a positive integer.");
   }
-  const bar = process.stdout.isTTY ? newProgressBar() : null;
+  // cli-progress draws on stderr, so that is the stream that must be a terminal.
+  const bar = process.stderr.isTTY ? newProgressBar() : null;
   let started = false;
   const app = await context.openApp();
   try {
@@ -92,15 +93,11 @@ export async function runImportCommand(
         ? (p) => {
             const total = Math.max(1, p.totalBytes ?? p.bytesRead);
             if (!started) {
-              bar.start(total, 0, { records: 0, done_mb: "0.0", total_mb: mb(total) });
+              bar.start(total, 0, progressPayload({ read: 0, bytesRead: 0, totalBytes: total }));
               started = true;
             }
             bar.setTotal(total);
-            bar.update(Math.min(p.bytesRead, total), {
-              records: p.read,
-              done_mb: mb(p.bytesRead),
-              total_mb: mb(total),
-            });
+            bar.update(Math.min(p.bytesRead, total), progressPayload(p));
           }
         : undefined,
     });
@@ -110,15 +107,26 @@ export async function runImportCommand(
   }
 }
 
+/** Every {name} here is cli-progress's own or a payload key passed to start()/update() above. */
+export const PROGRESS_FORMAT =
+  "importing [{bar}] {percentage}% | {done_mb}/{total_mb} MB | {records} records | eta {eta_formatted}";
+
+/** The bar's own values for one progress report: records read, MB read of the file's MB. */
+export function progressPayload(p: { read: number; bytesRead: number; totalBytes: number | null }): {
+  records: number;
+  done_mb: string;
+  total_mb: string;
+} {
+  const total = Math.max(1, p.totalBytes ?? p.bytesRead);
+  return { records: p.read, done_mb: mb(p.bytesRead), total_mb: mb(total) };
+}
+
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 
 function newProgressBar(): cliProgress.SingleBar {
   return new cliProgress.SingleBar(
     {
-      format:
-        "importing [{bar}] {percentage}% | {value_mb}/{total_mb} MB | {records} records | eta {eta_formatted}",
-      formatValue: (value, _options, type) =>
-        type === "value" || type === "total" ? String(value) : String(value),
+      format: PROGRESS_FORMAT,
       hideCursor: true,
       clearOnComplete: true,
     },
@@ -130,7 +138,7 @@ function newProgressBar(): cliProgress.SingleBar {
 export function formatSummary(result: ImportFileResult, file: string): string {
   const lines = [
     `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
-    `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${result.batches} batches`,
+    `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
     `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
   ];
   const streams = Object.entries(result.perStream);
@@ -148,4 +156,8 @@ export function formatSummary(result: ImportFileResult, file: string): string {
     if (result.rejected > shown.length) lines.push(`    … and ${result.rejected - shown.length} more`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
