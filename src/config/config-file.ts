@@ -1,7 +1,8 @@
 // config.json of a home ({ database }) and the choice of database: flag, then env, then config.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { PdppError } from "../core/errors.js";
 import { homePaths } from "./home.js";
+import { writeSecretFile } from "./secret-file.js";
 
 export interface HomeConfig {
   /** "sqlite" (the embedded default, <home>/pdpp.db) or a postgres:// URL. */
@@ -29,8 +30,9 @@ export function readHomeConfig(home: string): HomeConfig | null {
   return { database: checkDatabase(database ?? "sqlite") };
 }
 
+/** Written 0600: a Postgres URL in it may carry a password. */
 export function writeHomeConfig(home: string, config: HomeConfig): void {
-  writeFileSync(homePaths(home).config, `${JSON.stringify(config, null, 2)}\n`);
+  writeSecretFile(homePaths(home).config, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 /** Validate a database setting: "sqlite" or a postgres:// (postgresql://) URL. */

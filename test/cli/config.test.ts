@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { initHome } from "../../src/cli/commands/init.js";
 import { chooseDatabase, readHomeConfig, redactUrl, writeHomeConfig } from "../../src/config/config-file.js";
 import { readCredentials, writeCredentials } from "../../src/config/credentials.js";
 import { homePaths, resolveHome } from "../../src/config/home.js";
@@ -82,5 +83,31 @@ describe("credentials file", () => {
       (e: unknown) => e instanceof PdppError && /client token/.test(e.message),
     );
     assert.throws(() => readCredentials(join(dir, "missing.json")), /does not exist/);
+  });
+});
+
+describe("pdpp init", () => {
+  it("makes the home owner-only: directory 0700, config.json, owner-token and pdpp.db 0600", async () => {
+    const home = join(dir, "init-modes");
+    await initHome(home);
+    assert.equal(statSync(home).mode & 0o777, 0o700);
+    for (const name of ["config.json", "owner-token", "pdpp.db"]) {
+      assert.equal(statSync(join(home, name)).mode & 0o777, 0o600, name);
+    }
+  });
+
+  it("a database it cannot open is one clear error and leaves config.json as it was", async () => {
+    const home = join(dir, "init-bad-pg");
+    await initHome(home);
+    await assert.rejects(
+      initHome(home, { databaseUrl: "postgres://pdpp:secret@127.0.0.1:1/pdpp" }),
+      (error: unknown) =>
+        error instanceof PdppError &&
+        /^cannot open Postgres at 127\.0\.0\.1:1\/pdpp: .*ECONNREFUSED.* \(the URL comes from --database, \$PDPP_DATABASE_URL or config\.json\)\.$/.test(
+          error.message,
+        ) &&
+        !error.message.includes("secret"),
+    );
+    assert.deepEqual(readHomeConfig(home), { database: "sqlite" });
   });
 });

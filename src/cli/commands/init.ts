@@ -16,17 +16,19 @@ export interface InitResult {
 
 /** Create or re-open a home; a second run keeps the owner token (and config unless --database). */
 export async function initHome(home: string, options: { databaseUrl?: string } = {}): Promise<InitResult> {
-  mkdirSync(home, { recursive: true });
+  // The home holds the owner token and (on SQLite) every record: owner-only, like ~/.ssh.
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const database = chooseDatabase(home, { flag: options.databaseUrl });
-  if (options.databaseUrl || !readHomeConfig(home)) writeHomeConfig(home, { database });
-  const { token, created } = ensureOwnerToken(home);
+  // Open (and migrate) the database before recording it, so a wrong URL leaves config.json as it was.
   const opened = await openStoreAt(home, { databaseUrl: database });
   try {
+    if (options.databaseUrl || !readHomeConfig(home)) writeHomeConfig(home, { database });
+    const { token, created } = ensureOwnerToken(home);
     await opened.store.putOwnerToken(hashToken(token));
+    return { home, database, ownerTokenCreated: created };
   } finally {
     await opened.close();
   }
-  return { home, database, ownerTokenCreated: created };
 }
 
 export function register(program: Command, context: CliContext): void {
