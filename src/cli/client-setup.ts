@@ -1,5 +1,10 @@
 // Ready-to-paste MCP client setup for a pdpp store: Claude Desktop, Claude Code, Codex, Cursor,
-// Gemini CLI, generic stdio, and the hosted /mcp URL (pure text; printed by `pdpp demo`).
+// Gemini CLI, generic stdio, and the hosted /mcp URL (pure text; printed by `pdpp demo` and
+// `pdpp grant create --setup`).
+import { fileURLToPath } from "node:url";
+
+/** bin/pdpp.js of this checkout or package (same depth from src/ and dist/). */
+export const PDPP_BIN = fileURLToPath(new URL("../../bin/pdpp.js", import.meta.url));
 
 export interface SetupInput {
   /** Absolute path of the node binary, so configs work without a global `pdpp` install. */

@@ -103,7 +103,7 @@ describe("pdpp CLI", () => {
       { home },
     );
     assert.equal(created.code, 0, created.stderr);
-    const grantId = /^grant (grt_[0-9a-f]{16}) for claude \(1 stream\)$/m.exec(created.stdout)?.[1];
+    const grantId = /^grant (grt_[0-9a-f]{16}) for claude: notes:notes$/m.exec(created.stdout)?.[1];
     const token = /^client token \(shown once; keep it secret\): (pdpp_ct_[A-Za-z0-9_-]+)$/m.exec(
       created.stdout,
     )?.[1];
@@ -152,6 +152,29 @@ describe("pdpp CLI", () => {
     assert.match(after.stdout, new RegExp(`^${grantId}\\s+claude\\s+revoked\\s`, "m"));
   });
 
+  it("grant create --setup prints every client's config for the new token", async () => {
+    const created = await runPdpp(
+      ["grant", "create", "--client", "setup", "--stream", "notes:notes", "--setup"],
+      {
+        home,
+      },
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const token = /^client token \(shown once; keep it secret\): (pdpp_ct_[A-Za-z0-9_-]+)$/m.exec(
+      created.stdout,
+    )?.[1];
+    assert.ok(token, created.stdout);
+    for (const title of ["Claude Desktop", "Claude Code", "Codex", "Cursor", "Gemini CLI", "Generic stdio"]) {
+      assert.match(created.stdout, new RegExp(`^── ${title} — `, "m"), title);
+    }
+    assert.ok(
+      created.stdout.includes(
+        `args = [${JSON.stringify(BIN)}, "mcp", "--store", ${JSON.stringify(home)}]\nenv = { PDPP_TOKEN = "${token}" }`,
+      ),
+      created.stdout,
+    );
+  });
+
   it("audit shows the MCP read made with the grant's token as an aligned row", async () => {
     const audit = await runPdpp(["audit", "--limit", "5"], { home });
     assert.equal(audit.code, 0, audit.stderr);
@@ -181,6 +204,11 @@ describe("pdpp CLI", () => {
       ],
       [["connections", "add", "nope", "x"], /^pdpp: no such connector/],
       [["audit", "--limit", "zero"], /^pdpp: --limit must be an integer/],
+      [["audit", "--grant", "grt_x"], /^pdpp: --grant must be a grant id \(grt_ and 16 hex digits/],
+      [
+        ["grant", "create", "--client", "x", "--stream", "notes:notes", "--fields", "bodyy"],
+        /^pdpp: --fields: no granted stream has a field bodyy \(notes:notes: id, at, body\)\.$/,
+      ],
       [["serve", "--port", "99999"], /^pdpp: --port must be an integer/],
       [["nonsense"], /^pdpp: unknown command 'nonsense'/],
       [["init", "--database", "mysql://x"], /^pdpp: database must be "sqlite" or a postgres:\/\/ URL/],

@@ -1,6 +1,7 @@
 // `pdpp audit`: the access log (who read what) as an aligned table.
 import type { Command } from "commander";
 import { PdppError } from "../../core/errors.js";
+import { GRANT_ID_RE } from "../../core/ids.js";
 import type { AccessLogEntry } from "../../store/store.js";
 import type { CliContext } from "../context.js";
 import { listData, ownerCall } from "../rs-call.js";
@@ -33,6 +34,12 @@ export function register(program: Command, context: CliContext): void {
         throw new PdppError(
           "invalid_request",
           `--limit must be an integer from 1 to 1000, got "${options.limit}".`,
+        );
+      }
+      if (options.grant !== undefined && !GRANT_ID_RE.test(options.grant)) {
+        throw new PdppError(
+          "invalid_request",
+          `--grant must be a grant id (grt_ and 16 hex digits, see pdpp grant list), got "${options.grant}".`,
         );
       }
       const query = new URLSearchParams({ limit: String(limit) });

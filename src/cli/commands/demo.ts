@@ -1,18 +1,16 @@
 // `pdpp demo`: a working store with sample data, a grant, a server and paste-ready client setup.
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { readOwnerToken } from "../../config/owner-token.js";
 import { hashToken } from "../../core/ids.js";
 import { startServer } from "../../server.js";
 import { openStoreAt } from "../../store/open.js";
-import { clientSetupSnippets, formatSnippets } from "../client-setup.js";
+import { clientSetupSnippets, formatSnippets, PDPP_BIN } from "../client-setup.js";
 import type { CliContext } from "../context.js";
 import { DEMO_HOME, type DemoSetup, setUpDemo } from "../demo-setup.js";
 import { parsePort, waitForSignal } from "./serve.js";
 
-/** bin/pdpp.js of this checkout or package (same depth from src/ and dist/). */
-export const PDPP_BIN = fileURLToPath(new URL("../../../bin/pdpp.js", import.meta.url));
+export { PDPP_BIN };
 
 function describeSetup(setup: DemoSetup): string {
   const lines = [`pdpp demo home: ${setup.home}`, "imported (sample data, through the real importers):"];

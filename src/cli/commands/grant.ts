@@ -4,7 +4,10 @@ import type { Command } from "commander";
 import { writeCredentials } from "../../config/credentials.js";
 import { isPdppError, PdppError } from "../../core/errors.js";
 import type { Grant } from "../../core/grant.js";
+import type { Manifest } from "../../core/manifest.js";
+import { clientSetupSnippets, formatSnippets, PDPP_BIN, shellQuote } from "../client-setup.js";
 import type { CliContext, OpenedApp } from "../context.js";
+import { fitGrantRequest } from "../grant-fit.js";
 import { buildGrantRequest, type GrantFlags, type GrantRequest } from "../grant-options.js";
 import { listData, ownerCall } from "../rs-call.js";
 import { collect, formatTable } from "../table.js";
@@ -27,15 +30,41 @@ export async function createGrant(app: OpenedApp, request: GrantRequest): Promis
   return { grant, token };
 }
 
+/** One line per grant: its streams, with what narrows each (connections, fields, time range). */
+export function describeScope(grant: Grant): string {
+  return grant.streams
+    .map((s) => {
+      const parts: string[] = [];
+      if (s.connections !== "all") parts.push(`connections ${s.connections.join(",")}`);
+      if (s.fields !== "all") parts.push(`fields ${s.fields.join(",")}`);
+      const range = s.time_range;
+      if (range?.since || range?.until) parts.push(`time [${range.since ?? "…"}, ${range.until ?? "…"})`);
+      return `${s.connector_key}:${s.stream}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}`;
+    })
+    .join(", ");
+}
+
 export function grantStatus(grant: Grant, now = new Date()): string {
   if (grant.revoked_at) return "revoked";
   if (grant.expires_at && Date.parse(grant.expires_at) <= now.getTime()) return "expired";
   return "active";
 }
 
+/** Fit the shared --connections/--fields to each stream (see grant-fit.ts), then create the grant. */
+export async function createFittedGrant(app: OpenedApp, request: GrantRequest): Promise<CreatedGrant> {
+  const [connections, manifests] = await Promise.all([
+    ownerCall(app, { method: "GET", path: "/v1/owner/connections" }).then((a) =>
+      listData<{ connection_id: string; connector_key: string }>(a),
+    ),
+    ownerCall(app, { method: "GET", path: "/v1/owner/connectors" }).then((a) => listData<Manifest>(a)),
+  ]);
+  return createGrant(app, fitGrantRequest(request, { connections, manifests }));
+}
+
 interface CreateFlags extends GrantFlags {
   save?: string;
   providerUrl?: string;
+  setup?: boolean;
 }
 
 export function register(program: Command, context: CliContext): void {
@@ -61,13 +90,22 @@ export function register(program: Command, context: CliContext): void {
       "--provider-url <url>",
       "with --save: the server URL `pdpp mcp` should use (else it opens the home)",
     )
+    .option(
+      "--setup",
+      "also print ready-to-paste config for Claude Desktop, Claude Code, Codex, Cursor, Gemini CLI",
+    )
+    .addHelpText(
+      "after",
+      "\n--connections and --fields apply to every --stream: each stream keeps the connections of its own\nconnector and the fields its schema has (each listed one must fit some stream).",
+    )
     .action(async (flags: CreateFlags) => {
       const request = buildGrantRequest(flags);
-      const created = await withApp(context, (app) => createGrant(app, request));
+      const created = await withApp(context, (app) => createFittedGrant(app, request));
       const lines = [
-        `grant ${created.grant.grant_id} for ${created.grant.client_name} (${request.streams.length} stream${request.streams.length === 1 ? "" : "s"})`,
+        `grant ${created.grant.grant_id} for ${created.grant.client_name}: ${describeScope(created.grant)}`,
         `client token (shown once; keep it secret): ${created.token}`,
       ];
+      const setup = { node: process.execPath, bin: PDPP_BIN, home: context.home, token: created.token };
       if (flags.save) {
         const path = resolve(flags.save);
         writeCredentials(path, {
@@ -78,6 +116,15 @@ export function register(program: Command, context: CliContext): void {
         });
         // `pdpp mcp` takes the provider URL or the store from the file.
         lines.push(`saved to ${path} (mode 0600); run: pdpp mcp --token-file ${path}`);
+      }
+      if (flags.setup) {
+        lines.push("", "Connect an MCP client:", "", formatSnippets(clientSetupSnippets(setup)).trimEnd());
+      } else if (!flags.save) {
+        const command = [setup.node, setup.bin, "mcp", "--store", setup.home].map(shellQuote).join(" ");
+        lines.push(
+          `connect (stdio): PDPP_TOKEN=<client token> ${command}`,
+          "  (add --setup for Claude Desktop, Claude Code, Codex, Cursor and Gemini CLI config)",
+        );
       }
       process.stdout.write(`${lines.join("\n")}\n`);
     });
