@@ -105,6 +105,11 @@ for (const backend of testBackends()) {
       const keys = months.json.groups.map((g: { key: string }) => g.key);
       assert.deepEqual(keys, [...keys].sort());
       assert.match(keys[2], /2024-12/);
+      const byDefault = await fx.call(
+        `/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=month&connection_id=${fx.mailA}`,
+      );
+      assert.equal(byDefault.json.groups.length, 10, "10 groups by default");
+      assert.equal(byDefault.json.other_count, 2);
       const paris = await fx.call(
         `/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=year&time_zone=Europe/Paris`,
       );

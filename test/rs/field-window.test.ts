@@ -207,6 +207,26 @@ for (const backend of testBackends()) {
         404,
         "record_not_found",
       );
+      const { token: recent } = await fx.grant([
+        {
+          stream: "messages",
+          connector_key: "mail",
+          connections: [fx.mailA],
+          fields: ["body"],
+          time_range: { since: "2024-06-01T00:00:00Z", until: null },
+        },
+      ]);
+      const outOfRange = await fx.call(
+        `/v1/streams/messages/records/${rid("<a1/x@mail.example>")}/field-window?field=body`,
+        { token: recent },
+      );
+      assertError(outOfRange, 404, "record_not_found");
+      assert.ok(!outOfRange.text.includes("Budget"));
+      const inRange = await fx.call(
+        `/v1/streams/messages/records/${rid("<a6/x@mail.example>")}/field-window?field=body`,
+        { token: recent },
+      );
+      assert.equal(inRange.json.window.text, "Body of a 6. Budget planning notes.");
       const ownerCursor = (await fx.call(`${base}&limit_chars=5`)).json.window.next_cursor;
       const foreign = await fx.call(
         `/v1/streams/messages/records/${rid("<a0/x@mail.example>")}/field-window?field=body&cursor=${ownerCursor}`,

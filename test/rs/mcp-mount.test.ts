@@ -31,6 +31,13 @@ for (const backend of testBackends()) {
         assertError(r, 401, token ? "invalid_token" : "missing_token");
         assert.equal(r.headers.get("www-authenticate"), METADATA);
       }
+      const expired = await fx.grant(
+        [{ stream: "messages", connector_key: "mail", connections: "all", fields: "all" }],
+        { expires_at: "2001-01-01T00:00:00Z" },
+      );
+      const late = await fx.call("/mcp", { method: "POST", token: expired.token, body: "{}" });
+      assertError(late, 401, "token_expired");
+      assert.equal(late.headers.get("www-authenticate"), METADATA);
       assert.equal(seen.length, 0);
     });
 
