@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   fieldCapabilities,
+  fieldNotGranted,
   grantedSchema,
   isFieldGranted,
   sortableFields,
@@ -57,5 +58,20 @@ describe("core/capabilities", () => {
       "subject",
     ]);
     assert.deepEqual(sortableFields(mail), ["sent_at", "size_bytes"]);
+  });
+
+  it("grants primary-key paths and paths under granted objects, and refuses without naming the field", () => {
+    assert.equal(isFieldGranted(mail, ["subject"], "message_id"), true);
+    assert.equal(isFieldGranted(mail, ["sender"], "sender.email"), true);
+    assert.equal(isFieldGranted(mail, ["sender"], "senders"), false);
+    assert.equal(isFieldGranted(mail, "all", "anything.at.all"), true);
+    const err = fieldNotGranted("sort");
+    assert.equal(err.code, "field_not_granted");
+    assert.equal(err.status, 403);
+    assert.equal(err.param, "sort");
+    assert.equal(
+      err.message,
+      "the grant does not include a field named in sort; see schema(stream) for granted fields.",
+    );
   });
 });

@@ -1,6 +1,7 @@
 // GET /v1/streams/{stream}/records/{record_id}: one record, a source-required read (needs
 // connection_id when the stream is visible on several connections; the 409 is decided from
-// grant metadata before any record lookup).
+// grant metadata before any record lookup). Takes `fields` and the `preview_chars` extension
+// described in ./records.ts.
 import type { Hono } from "hono";
 import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";

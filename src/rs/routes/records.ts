@@ -9,7 +9,11 @@
 //   sort lowest. A cursor is bound to stream, connection_id, sort, filters, fields and bearer:
 //   replayed with other parameters or by another bearer it is 400 invalid_cursor.
 // - `count=exact` counts every matching record the bearer can see, ignoring limit and cursor.
-// - `preview_chars` (pdpp extension, see ../read-params.ts) cuts long text fields.
+// - pdpp extension `preview_chars` (64–16,384, here and on the single record): each text field
+//   longer than it comes back cut to its first preview_chars code points, and the record gains
+//   `field_previews: {path: {size_chars, digest, complete:false}}`; other fields are never cut.
+//   The full text stays readable through the field-window endpoint. Not part of the cursor
+//   binding (it changes presentation, not which records a page holds).
 import type { Hono } from "hono";
 import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
 import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
