@@ -34,7 +34,7 @@ function fail(code: "invalid_request" | "invalid_filter", message: string, param
 }
 
 /** RS hints name HTTP routes; a model here calls tools, so `GET /v1/schema?stream=x` becomes schema(stream:"x"). */
-function mcpHint<T extends { hint?: unknown }>(body: T): T {
+function mcpHint<T extends Record<string, unknown>>(body: T): T {
   if (typeof body.hint !== "string") return body;
   const hint = body.hint.replace(
     /GET \/v1\/schema\?stream=([^\s&]+)/g,
