@@ -58,7 +58,10 @@ export async function openChatgptSource(path: string): Promise<ImportSource> {
 
 export async function* chatgptItems(chunks: AsyncIterable<Buffer>): AsyncGenerator<ImportItem> {
   for await (const element of streamJsonArray(chunks)) {
-    const position = `conversation ${element.index + 1} (byte ${element.offset})`;
+    const position =
+      "error" in element && element.element === false
+        ? `byte ${element.offset}`
+        : `conversation ${element.index + 1} (byte ${element.offset})`;
     if ("error" in element) {
       yield { error: element.error, position };
       continue;

@@ -1,6 +1,7 @@
 // One call to import a file of any supported format into a connection: open the reader, open the owner
 // sink, run the batches. Shared by `pdpp import`, `pdpp demo` and the benchmarks.
 import { basename } from "node:path";
+import type { Manifest } from "../core/manifest.js";
 import { openChatgptSource } from "./chatgpt.js";
 import { openCsvSource } from "./csv.js";
 import type { GenericOptions } from "./generic.js";
@@ -8,7 +9,7 @@ import { openJsonSource } from "./json.js";
 import { openJsonlSource } from "./jsonl.js";
 import { openMboxSource } from "./mbox.js";
 import { openMboxWorkerSource } from "./mbox-worker-source.js";
-import { type OwnerApi, openOwnerSink } from "./owner-sink.js";
+import { connectionIdsOf, deleteConnection, type OwnerApi, openOwnerSink } from "./owner-sink.js";
 import { runImport } from "./run-import.js";
 import type { ImportProgress, ImportSource, ImportSummary, RunnableItem } from "./types.js";
 
@@ -37,7 +38,7 @@ export function openSource(
 export interface ImportFileOptions {
   kind: ImportKind;
   path: string;
-  /** The account label of the connection (default: the file name). */
+  /** The account label of the connection (default: see defaultConnectionLabel). */
   connectionLabel?: string;
   generic?: GenericOptions;
   batchSize?: number;
@@ -50,6 +51,19 @@ export interface ImportFileResult extends ImportSummary {
   connectionId: string;
   connectorKey: string;
   connectionLabel: string;
+  /** The manifest the records were written under (the inferred one with --infer). */
+  manifest: Manifest;
+  /** True when the import stored nothing and the connection it had just created was removed again. */
+  connectionRemoved: boolean;
+}
+
+/**
+ * The label when --connection is not given: "ChatGPT" for a ChatGPT export (its file name changes with
+ * every export, and the same label is what maps a newer export onto the same connection), else the file
+ * name.
+ */
+export function defaultConnectionLabel(kind: ImportKind, path: string): string {
+  return kind === "chatgpt" ? "ChatGPT" : basename(path);
 }
 
 export async function importFile(api: OwnerApi, options: ImportFileOptions): Promise<ImportFileResult> {
@@ -57,7 +71,8 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     options.kind === "mbox" && options.parseInWorker !== false
       ? openMboxWorkerSource(options.path)
       : await openSource(options.kind, options.path, options.generic);
-  const connectionLabel = options.connectionLabel ?? basename(options.path);
+  const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
+  const before = await connectionIdsOf(api, source.manifest.connector_key);
   const sink = await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
   const onProgress = options.onProgress;
   const summary = await runImport({
@@ -68,5 +83,16 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
       ? (p) => onProgress({ ...p, bytesRead: source.bytesRead(), totalBytes: source.totalBytes })
       : undefined,
   });
-  return { ...summary, connectionId: sink.connectionId, connectorKey: sink.connectorKey, connectionLabel };
+  // A file that yields nothing storable (the wrong format, say) must not leave an empty account behind.
+  const stored = summary.added + summary.updated + summary.unchanged;
+  const connectionRemoved = stored === 0 && !before.has(sink.connectionId);
+  if (connectionRemoved) await deleteConnection(api, sink.connectionId);
+  return {
+    ...summary,
+    connectionId: sink.connectionId,
+    connectorKey: sink.connectorKey,
+    connectionLabel,
+    manifest: source.manifest,
+    connectionRemoved,
+  };
 }

@@ -3,7 +3,8 @@
 
 export type JsonElement =
   | { value: unknown; index: number; offset: number }
-  | { error: string; index: number; offset: number };
+  /** `element: false` marks an error about the file (not an array, data after it), not one element. */
+  | { error: string; index: number; offset: number; element?: false };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -56,13 +57,23 @@ export async function* streamJsonArray(chunks: AsyncIterable<Buffer>): AsyncGene
       }
       if (ended) {
         if (isSpace(byte)) continue;
-        yield { error: "unexpected data after the top-level array", index, offset: fileOffset + i };
+        yield {
+          error: "unexpected data after the top-level array",
+          index,
+          offset: fileOffset + i,
+          element: false,
+        };
         return;
       }
       if (depth === 0) {
         if (isSpace(byte) || byte === 0xef || byte === 0xbb || byte === 0xbf) continue; // whitespace or BOM
         if (byte !== OPEN_BRACKET) {
-          yield { error: "expected a top-level JSON array ([…])", index, offset: fileOffset + i };
+          yield {
+            error: "expected a top-level JSON array ([…])",
+            index,
+            offset: fileOffset + i,
+            element: false,
+          };
           return;
         }
         depth = 1;

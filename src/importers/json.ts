@@ -5,7 +5,10 @@ import type { ImportSource } from "./types.js";
 
 export async function* jsonRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<RawItem> {
   for await (const element of streamJsonArray(chunks)) {
-    const position = `element ${element.index + 1} (byte ${element.offset})`;
+    const position =
+      "error" in element && element.element === false
+        ? `byte ${element.offset}`
+        : `element ${element.index + 1} (byte ${element.offset})`;
     if ("error" in element) yield { error: element.error, position };
     else if (!element.value || typeof element.value !== "object" || Array.isArray(element.value)) {
       yield { error: "a record must be a JSON object", position };

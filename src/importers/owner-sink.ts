@@ -102,11 +102,23 @@ export async function openOwnerSink(
   };
 }
 
+/** The connection ids of one connector, to tell a new connection from an existing one. */
+export async function connectionIdsOf(api: OwnerApi, connectorKey: string): Promise<Set<string>> {
+  const answer = (await call(api, "GET", "/v1/owner/connections", undefined, "application/json")) as {
+    data: { connection_id: string; connector_key: string }[];
+  };
+  return new Set(answer.data.filter((c) => c.connector_key === connectorKey).map((c) => c.connection_id));
+}
+
+export async function deleteConnection(api: OwnerApi, connectionId: string): Promise<void> {
+  await call(api, "DELETE", `/v1/owner/connections/${connectionId}`, undefined, "application/json");
+}
+
 async function call(
   api: OwnerApi,
   method: string,
   path: string,
-  body: string,
+  body: string | undefined,
   contentType: string,
 ): Promise<unknown> {
   const request = new Request(new URL(path, api.baseUrl), {

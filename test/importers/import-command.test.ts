@@ -29,11 +29,12 @@ async function run(app: OwnerApp, args: string[]): Promise<string> {
   const [kind, file, ...rest] = args as [ImportKind, string, ...string[]];
   const flags: ImportFlags = {};
   for (let i = 0; i < rest.length; i++) {
-    const name = rest[i]!.replace(/^--/, "");
+    const name = rest[i]!.replace(/^--/, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (name === "infer") flags.infer = true;
     else (flags as Record<string, string>)[name] = rest[++i]!;
   }
-  return formatSummary(await runImportCommand(context, kind, file, flags), file);
+  const result = await runImportCommand(context, kind, file, flags);
+  return formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest });
 }
 
 test("pdpp import registers one subcommand per format, each with --help text", () => {
@@ -86,6 +87,63 @@ test("pdpp import csv needs --manifest or --infer, and imports with --infer", as
     const out = await run(app, ["csv", path, "--infer", "--stream", "transactions"]);
     assert.match(out, /connector csv\.transactions\)/);
     assert.match(out, /added 2 {2}updated 0 {2}unchanged 0 {2}rejected 0/);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("--infer says what it inferred; --save-manifest writes it for a later --manifest import", async () => {
+  const app = await openOwnerApp();
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-cli-import-"));
+  try {
+    const path = join(dir, "steps.csv");
+    writeFileSync(path, "day,steps,note\n2024-01-01,8000,walk\n2024-01-02,12000,hike\n");
+    const saved = join(dir, "steps.manifest.json");
+    const out = await run(app, ["csv", path, "--infer", "--connector", "health", "--save-manifest", saved]);
+    assert.deepEqual(out.trimEnd().split("\n").slice(3), [
+      "  inferred health:steps: key content_hash (no id column: a hash of the whole record), time day, title note",
+      `  manifest saved to ${saved}; edit it and re-import with --manifest ${saved}`,
+    ]);
+    const again = await run(app, ["csv", path, "--manifest", saved]);
+    assert.equal(again.split("\n")[2], "  added 0  updated 0  unchanged 2  rejected 0");
+    await assert.rejects(run(app, ["csv", path, "--manifest", saved, "--save-manifest", saved]), {
+      code: "invalid_request",
+      message: "--save-manifest writes an inferred manifest; pass --infer too.",
+    });
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a file that stores nothing leaves no connection behind; a ChatGPT export defaults to 'ChatGPT'", async () => {
+  const app = await openOwnerApp();
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-cli-import-"));
+  try {
+    const wrong = join(dir, "bank.csv");
+    writeFileSync(wrong, "id,amount\n1,2\n");
+    const out = await run(app, ["chatgpt", wrong]);
+    assert.deepEqual(out.trimEnd().split("\n"), [
+      "nothing imported from bank.csv: no record could be stored, so no chatgpt connection was created",
+      "  read 0 records in 0.0 s, 0 batches",
+      "  added 0  updated 0  unchanged 0  rejected 1",
+      "  rejected:",
+      "    byte 0: expected a top-level JSON array ([…])",
+    ]);
+    assert.deepEqual(await app.store.listConnections(), []);
+
+    const exported = join(dir, "conversations.json");
+    writeFileSync(
+      exported,
+      JSON.stringify([{ id: "c1", title: "Hello", create_time: 1704067200, mapping: {} }]),
+    );
+    const ok = await run(app, ["chatgpt", exported]);
+    assert.match(ok, /^imported conversations\.json into ChatGPT \(cin_[0-9a-f]{12}, connector chatgpt\)$/m);
+    assert.deepEqual(
+      (await app.store.listConnections()).map((c) => c.display_name),
+      ["ChatGPT"],
+    );
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

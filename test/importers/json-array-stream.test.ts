@@ -32,12 +32,17 @@ test("splits elements at any chunk size, with tricky strings and nesting", async
 test("an empty array yields nothing; a non-array and a truncated file yield one error each", async () => {
   assert.deepEqual(await read(" [ ] ", 2), []);
   assert.deepEqual(await read('{"a":1}', 3), [
-    { error: "expected a top-level JSON array ([…])", index: 0, offset: 0 },
+    { error: "expected a top-level JSON array ([…])", index: 0, offset: 0, element: false },
   ]);
   assert.deepEqual(await read('[{"a":1},{"b":', 4), [
     { value: { a: 1 }, index: 0, offset: 1 },
     { error: "the JSON array is not closed (file truncated?)", index: 1, offset: 9 },
   ]);
   const trailing = await read("[1] x", 1);
-  assert.deepEqual(trailing[1], { error: "unexpected data after the top-level array", index: 1, offset: 4 });
+  assert.deepEqual(trailing[1], {
+    error: "unexpected data after the top-level array",
+    index: 1,
+    offset: 4,
+    element: false,
+  });
 });

@@ -1,12 +1,15 @@
 // `pdpp import mbox|chatgpt|jsonl|json|csv <file>`: stream a file into a connection, with a progress bar on a
 // TTY and a one-screen summary at the end.
+import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import cliProgress from "cli-progress";
 import { type Command, Option } from "commander";
 import { PdppError } from "../../core/errors.js";
+import type { Manifest } from "../../core/manifest.js";
 import type { GenericOptions } from "../../importers/generic.js";
 import { loadManifestFile } from "../../importers/generic.js";
 import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
+import { CONTENT_HASH_FIELD } from "../../importers/infer.js";
 import type { CliContext } from "../context.js";
 
 export interface ImportFlags {
@@ -15,6 +18,7 @@ export interface ImportFlags {
   infer?: boolean;
   stream?: string;
   connector?: string;
+  saveManifest?: string;
   batchSize?: string;
 }
 
@@ -36,7 +40,10 @@ export function register(program: Command, context: CliContext): void {
       .command(kind)
       .description(DESCRIPTIONS[kind])
       .argument("<file>", "the file to import")
-      .option("--connection <label>", "account label of the connection (default: the file name)")
+      .option(
+        "--connection <label>",
+        `account label of the connection (default: ${kind === "chatgpt" ? '"ChatGPT"' : "the file name"})`,
+      )
       .addOption(new Option("--batch-size <n>", "records per transaction").default("500").hideHelp());
     if (kind === "csv" || kind === "json" || kind === "jsonl") {
       sub
@@ -46,12 +53,18 @@ export function register(program: Command, context: CliContext): void {
           "--stream <name>",
           "stream to write (required if the manifest has several; names an inferred one)",
         )
-        .option("--connector <key>", "connector key of an inferred manifest (default: <format>.<file name>)");
+        .option("--connector <key>", "connector key of an inferred manifest (default: <format>.<file name>)")
+        .option(
+          "--save-manifest <file>",
+          "with --infer: also write the inferred manifest, to edit and pass as --manifest",
+        );
     }
     sub.action(async (file: string, flags: ImportFlags) => {
       const result = await runImportCommand(context, kind, file, flags);
-      process.stdout.write(formatSummary(result, file));
-      if (result.read === 0 && result.rejected > 0) process.exitCode = 1;
+      process.stdout.write(
+        formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
+      );
+      if (result.connectionRemoved || (result.read === 0 && result.rejected > 0)) process.exitCode = 1;
     });
   }
 }
@@ -69,6 +82,11 @@ export async function runImportCommand(
     if (!flags.manifest && !flags.infer) {
       throw new PdppError("invalid_request", `pdpp import ${kind} needs --manifest <file> or --infer.`);
     }
+    if (flags.saveManifest && !flags.infer)
+      throw new PdppError(
+        "invalid_request",
+        "--save-manifest writes an inferred manifest; pass --infer too.",
+      );
     if (flags.manifest) generic.manifest = loadManifestFile(flags.manifest);
     generic.infer = flags.infer === true;
     generic.stream = flags.stream;
@@ -83,7 +101,7 @@ export async function runImportCommand(
   let started = false;
   const app = await context.openApp();
   try {
-    return await importFile(app, {
+    const result = await importFile(app, {
       kind,
       path: file,
       connectionLabel: flags.connection,
@@ -101,6 +119,10 @@ export async function runImportCommand(
           }
         : undefined,
     });
+    if (flags.saveManifest) {
+      writeFileSync(flags.saveManifest, `${JSON.stringify(result.manifest, null, 2)}\n`);
+    }
+    return result;
   } finally {
     if (started) bar?.stop();
     await app.close();
@@ -135,9 +157,15 @@ function newProgressBar(): cliProgress.SingleBar {
 }
 
 /** The one-screen summary printed after an import. */
-export function formatSummary(result: ImportFileResult, file: string): string {
+export function formatSummary(
+  result: ImportFileResult,
+  file: string,
+  options: { inferred?: boolean; savedManifest?: string } = {},
+): string {
   const lines = [
-    `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
+    result.connectionRemoved
+      ? `nothing imported from ${basename(file)}: no record could be stored, so no ${result.connectorKey} connection was created`
+      : `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
     `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
     `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
   ];
@@ -149,6 +177,7 @@ export function formatSummary(result: ImportFileResult, file: string): string {
       );
     }
   }
+  if (options.inferred) lines.push(...describeInferred(result.manifest, options.savedManifest));
   if (result.rejected > 0) {
     lines.push("  rejected:");
     const shown = result.rejections.slice(0, 10);
@@ -160,4 +189,19 @@ export function formatSummary(result: ImportFileResult, file: string): string {
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What --infer decided, so the owner can check it (and fix it in a saved manifest). */
+function describeInferred(manifest: Manifest, savedTo: string | undefined): string[] {
+  const lines = manifest.streams.map((stream) => {
+    const key = stream.primary_key.join("+");
+    const keyNote = key === CONTENT_HASH_FIELD ? " (no id column: a hash of the whole record)" : "";
+    return `  inferred ${manifest.connector_key}:${stream.name}: key ${key}${keyNote}, time ${stream.time_field ?? "none"}, title ${stream.title_field ?? "none"}`;
+  });
+  lines.push(
+    savedTo
+      ? `  manifest saved to ${savedTo}; edit it and re-import with --manifest ${savedTo}`
+      : "  to adjust it: re-run with --save-manifest <file>, edit, then import with --manifest <file>",
+  );
+  return lines;
 }
