@@ -1,9 +1,9 @@
 // group_by_time over the normalised `time` column without a per-row time zone conversion: rows are
-// grouped by their UTC hour prefix first; an hour whose first and last instant fall in one local
-// bucket goes there whole, and only straddling hours (zones off the whole hour) and odd-shaped
+// grouped by their UTC day (or hour, for day and finer) prefix first; a prefix whose first and last
+// instant fall in one local bucket goes there whole, and only straddling prefixes and odd-shaped
 // times are bucketed row by row. Keys stay identical to core/time-buckets.ts bucketKey.
 import type pg from "pg";
-import type { AggregateQuery, AggregateResult } from "../store.js";
+import type { AggregateQuery } from "../store.js";
 import type { Params } from "./sql-scope.js";
 
 /** Metrics whose per-hour partial values combine exactly (count_distinct does not). */
@@ -15,7 +15,11 @@ const COMBINE: Record<string, string> = { count: "sum", sum: "sum", min: "min", 
 
 // A normalised time is 24 characters ("2024-01-02T03:04:05.678Z"); anything else (extended years)
 // is bucketed row by row.
-const HOUR = `CASE WHEN length(r.time) = 24 AND substr(r.time, 5, 1) = '-' THEN left(r.time, 13) END`;
+const prefixOf = (chars: number) =>
+  `CASE WHEN length(r.time) = 24 AND substr(r.time, 5, 1) = '-' THEN left(r.time, ${chars}) END`;
+
+/** Day granularity and finer straddle UTC days in most zones: those group by UTC hour instead. */
+const BY_HOUR = new Set(["minute", "hour", "day"]);
 
 export async function aggregateByHour(
   pool: pg.Pool,
@@ -25,6 +29,7 @@ export async function aggregateByHour(
     metric: { sql: string; kind: "number" | "text"; name: AggregateQuery["metric"] };
     zone: string;
     format: string;
+    granularity: string;
     limit: number;
   },
 ): Promise<{
@@ -35,6 +40,9 @@ export async function aggregateByHour(
   const z = params.add(query.zone);
   const f = params.add(query.format);
   const combine = COMBINE[query.metric.name];
+  const hourly = BY_HOUR.has(query.granularity);
+  const HOUR = prefixOf(hourly ? 13 : 10);
+  const [first, last] = hourly ? [":00:00Z", ":59:59.999Z"] : ["T00:00:00Z", "T23:59:59.999Z"];
   const bucket = (t: string) => `to_char((${t})::timestamptz AT TIME ZONE ${z}, ${f})`;
   const sql = `
     WITH h AS MATERIALIZED (
@@ -42,12 +50,12 @@ export async function aggregateByHour(
       FROM records r WHERE ${query.visible} GROUP BY 1, 2
     ),
     b AS MATERIALIZED (
-      SELECT hr, n, v, ${bucket("hr || ':00:00Z'")} AS k1, ${bucket("hr || ':59:59.999Z'")} AS k2
+      SELECT hr, n, v, ${bucket(`hr || '${first}'`)} AS k1, ${bucket(`hr || '${last}'`)} AS k2
       FROM h WHERE hr IS NOT NULL
     ),
     per_row AS (
       SELECT ${bucket("r.time")} AS key, count(*) AS n, ${query.metric.sql} AS v
-      FROM b JOIN records r ON r.time >= b.hr AND r.time < b.hr || ';'
+      FROM b JOIN records r ON r.time >= b.hr AND r.time < b.hr || '~'
       WHERE b.k1 <> b.k2 AND ${query.visible} GROUP BY 1
       UNION ALL
       SELECT ${bucket("r.time")} AS key, count(*) AS n, ${query.metric.sql} AS v

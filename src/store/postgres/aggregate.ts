@@ -131,6 +131,7 @@ export async function aggregate(
       metric: { ...metric, name: query.metric },
       zone,
       format: BUCKET_FORMAT[query.groupByTime.granularity],
+      granularity: query.groupByTime.granularity,
       limit: query.limit,
     });
     return groupsResult(fast.rows, {

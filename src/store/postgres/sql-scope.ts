@@ -101,7 +101,9 @@ function typedCompare(
   if (typeof value === "boolean") {
     return `(CASE WHEN jsonb_typeof(${jsonb}) = 'boolean' THEN (${jsonb})::boolean END) ${op} ${params.add(value)}::boolean`;
   }
-  return `(jsonb_typeof(${jsonb}) = 'string' AND (${jsonb} #>> '{}') COLLATE "C" ${op} ${params.add(String(value))})`;
+  // One CASE expression, not `typeof AND value`: the planner estimates an AND of two unknown
+  // expressions at ~1 row and then sorts every row of the stream instead of walking the time index.
+  return `((CASE WHEN jsonb_typeof(${jsonb}) = 'string' THEN ${jsonb} #>> '{}' END) COLLATE "C" ${op} ${params.add(String(value))})`;
 }
 
 /** One payload condition (field_not_granted when the scope hides the field). */
