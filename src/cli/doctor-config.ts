@@ -26,9 +26,10 @@ export interface ClientConfig {
 }
 
 /** Where clients keep their config on this machine, most common first (used without --config). */
-export function defaultConfigPaths(home = homedir()): string[] {
+export function defaultConfigPaths(home = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
   return [
     join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
+    ...(env.APPDATA ? [join(env.APPDATA, "Claude", "claude_desktop_config.json")] : []),
     join(home, ".config", "Claude", "claude_desktop_config.json"),
     join(home, ".codex", "config.toml"),
     join(home, ".cursor", "mcp.json"),
@@ -100,12 +101,13 @@ function collectServers(input: {
         ...(typeof entry.cwd === "string" ? { cwd: entry.cwd } : {}),
       });
     } else if (url) {
-      config.servers.push({
-        name,
-        transport: "http",
-        url,
-        headers: stringRecord(entry.headers ?? entry.http_headers),
-      });
+      const headers = stringRecord(entry.headers ?? entry.http_headers);
+      // Codex keeps an HTTP server's token in an environment variable it names.
+      const tokenVar = entry.bearer_token_env_var;
+      if (typeof tokenVar === "string" && process.env[tokenVar]) {
+        headers.Authorization = `Bearer ${process.env[tokenVar]}`;
+      }
+      config.servers.push({ name, transport: "http", url, headers });
     } else {
       config.skipped.push({ name, reason: "neither a command nor a url" });
     }

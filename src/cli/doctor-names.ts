@@ -62,3 +62,21 @@ export function analyseToolNames(servers: { server: string; tools: string[] }[])
   }
   return { collisions, overLong, notes };
 }
+
+/**
+ * Collisions grouped by the set of servers that share them: one line per set instead of one per tool;
+ * `example` is how clients qualify one of the tools (search when it is among them).
+ */
+export function groupCollisions(
+  collisions: NameReport["collisions"],
+): { servers: string[]; tools: string[]; example: string[] }[] {
+  const groups = new Map<string, { servers: string[]; tools: string[]; example: string[] }>();
+  for (const collision of collisions) {
+    const key = JSON.stringify(collision.servers);
+    const group = groups.get(key) ?? { servers: collision.servers, tools: [], example: collision.qualified };
+    group.tools.push(collision.tool);
+    if (collision.tool === "search") group.example = collision.qualified;
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}

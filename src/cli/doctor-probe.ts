@@ -57,11 +57,21 @@ export async function probeServer(
     } while (cursor);
     return { name: server.name, ok: true, tools, serverName: client.getServerVersion()?.name };
   } catch (error) {
-    const why = (error as Error).message.replace(/\s*\n\s*/g, " ");
+    const why = explainFailure(server, (error as Error).message.replace(/\s*\n\s*/g, " "));
     const tail = stderrTail.length > 0 ? ` (stderr: ${stderrTail[stderrTail.length - 1].slice(0, 200)})` : "";
     return { name: server.name, ok: false, error: `${why}${tail}` };
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);
   }
+}
+
+/** The SDK's and Node's wording of the usual start-up failures, said the way a user would. */
+export function explainFailure(server: ConfiguredServer, message: string): string {
+  if (server.transport === "stdio") {
+    if (/\bENOENT\b/.test(message)) return `command not found: ${server.command}`;
+    if (/\bEACCES\b/.test(message)) return `command is not executable: ${server.command}`;
+    if (/Connection closed/.test(message)) return "the server exited before answering";
+  }
+  return message;
 }

@@ -204,6 +204,10 @@ describe("pdpp CLI", () => {
       ],
       [["connections", "add", "nope", "x"], /^pdpp: no such connector/],
       [["audit", "--limit", "zero"], /^pdpp: --limit must be an integer/],
+      [
+        ["mcp", "--store", "/nonexistent-pdpp-home"],
+        /^pdpp: --store \/nonexistent-pdpp-home is not a pdpp home \(no config\.json\)/,
+      ],
       [["audit", "--grant", "grt_x"], /^pdpp: --grant must be a grant id \(grt_ and 16 hex digits/],
       [
         ["grant", "create", "--client", "x", "--stream", "notes:notes", "--fields", "bodyy"],

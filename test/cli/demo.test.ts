@@ -125,16 +125,12 @@ describe("pdpp demo", () => {
       assert.equal(sortedTools(lines[1]), `  ok    pdpp       6 tools: ${tools}`);
       assert.equal(sortedTools(lines[2]), `  ok    pdpp-copy  6 tools: ${tools}`);
       assert.match(lines[3], /^ {2}FAIL {2}broken {5}\S/);
-      assert.deepEqual(
-        lines.filter((l) => l.startsWith("collision: ")),
-        tools
-          .split(", ")
-          .map(
-            (t) =>
-              `collision: "${t}" is exposed by pdpp, pdpp-copy; clients qualify it as pdpp__${t}, pdpp-copy__${t}`,
-          ),
-      );
-      assert.equal(lines.at(-1), "result: 1 failing server, 6 name warnings");
+      assert.match(lines[3], /^ {2}FAIL {2}broken {5}command not found: \S+missing$/);
+      assert.deepEqual(lines.slice(4), [
+        "duplicate: pdpp, pdpp-copy run the same server (same command, args and env, or URL); keep one",
+        `collision: pdpp, pdpp-copy all expose ${tools}; clients tell them apart only by server name (pdpp__search, pdpp-copy__search)`,
+        "result: 1 failing server, 6 name warnings (6 shared tool names, 0 too long)",
+      ]);
 
       // A second run re-imports nothing new and issues a fresh grant.
       const again = await runPdpp(["demo", "--no-serve", "--home", home], {

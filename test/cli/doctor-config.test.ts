@@ -1,8 +1,10 @@
 // `pdpp doctor` config reading (Claude Desktop JSON, Codex TOML) and tool-name analysis.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseCodexToml, parseJsonConfig } from "../../src/cli/doctor-config.js";
-import { analyseToolNames } from "../../src/cli/doctor-names.js";
+import { duplicateServers } from "../../src/cli/commands/doctor.js";
+import { type ConfiguredServer, parseCodexToml, parseJsonConfig } from "../../src/cli/doctor-config.js";
+import { analyseToolNames, groupCollisions } from "../../src/cli/doctor-names.js";
+import { explainFailure } from "../../src/cli/doctor-probe.js";
 import { PdppError } from "../../src/core/errors.js";
 
 describe("doctor config parsing", () => {
@@ -54,6 +56,26 @@ describe("doctor config parsing", () => {
     );
   });
 
+  it("sends a Codex bearer_token_env_var as the Authorization header", () => {
+    process.env.PDPP_DOCTOR_TEST_TOKEN = "pdpp_ct_abc";
+    try {
+      const config = parseCodexToml(
+        "config.toml",
+        '[mcp_servers.h]\nurl = "http://127.0.0.1:7662/mcp"\nbearer_token_env_var = "PDPP_DOCTOR_TEST_TOKEN"\n',
+      );
+      assert.deepEqual(config.servers, [
+        {
+          name: "h",
+          transport: "http",
+          url: "http://127.0.0.1:7662/mcp",
+          headers: { Authorization: "Bearer pdpp_ct_abc" },
+        },
+      ]);
+    } finally {
+      delete process.env.PDPP_DOCTOR_TEST_TOKEN;
+    }
+  });
+
   it("rejects files that are not configs with one clear error", () => {
     assert.throws(
       () => parseJsonConfig("c.json", "{"),
@@ -85,5 +107,54 @@ describe("tool-name analysis", () => {
     assert.equal(report.overLong[0].length, 65);
     assert.match(report.overLong[0].shortened, /^a+__go-[0-9a-f]{8}$/);
     assert.ok(report.overLong[0].shortened.length <= 64);
+  });
+});
+
+describe("doctor report helpers", () => {
+  it("groups shared tool names by server set and finds copy-pasted entries", () => {
+    const report = analyseToolNames([
+      { server: "pdpp", tools: ["search", "fetch"] },
+      { server: "pdpp2", tools: ["search", "fetch"] },
+      { server: "web", tools: ["browse"] },
+    ]);
+    assert.deepEqual(groupCollisions(report.collisions), [
+      { servers: ["pdpp", "pdpp2"], tools: ["fetch", "search"], example: ["pdpp__search", "pdpp2__search"] },
+    ]);
+    const stdio = (name: string, env: Record<string, string>): ConfiguredServer => ({
+      name,
+      transport: "stdio",
+      command: "node",
+      args: ["pdpp.js", "mcp"],
+      env,
+    });
+    assert.deepEqual(
+      duplicateServers([
+        stdio("a", { PDPP_TOKEN: "t1" }),
+        stdio("b", { PDPP_TOKEN: "t1" }),
+        stdio("c", { PDPP_TOKEN: "t2" }),
+        { name: "h1", transport: "http", url: "http://x/mcp", headers: {} },
+        { name: "h2", transport: "http", url: "http://x/mcp", headers: {} },
+      ]),
+      [
+        ["a", "b"],
+        ["h1", "h2"],
+      ],
+    );
+  });
+
+  it("says why a stdio server did not start in plain words", () => {
+    const server: ConfiguredServer = {
+      name: "x",
+      transport: "stdio",
+      command: "/no/such",
+      args: [],
+      env: {},
+    };
+    assert.equal(explainFailure(server, "spawn /no/such ENOENT"), "command not found: /no/such");
+    assert.equal(
+      explainFailure(server, "MCP error -32000: Connection closed"),
+      "the server exited before answering",
+    );
+    assert.equal(explainFailure(server, "no answer within 100 ms"), "no answer within 100 ms");
   });
 });

@@ -5,8 +5,13 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { PdppError } from "../../core/errors.js";
 import type { CliContext } from "../context.js";
-import { type ClientConfig, defaultConfigPaths, readClientConfig } from "../doctor-config.js";
-import { analyseToolNames, type NameReport } from "../doctor-names.js";
+import {
+  type ClientConfig,
+  type ConfiguredServer,
+  defaultConfigPaths,
+  readClientConfig,
+} from "../doctor-config.js";
+import { analyseToolNames, groupCollisions, type NameReport } from "../doctor-names.js";
 import { type ProbeResult, probeServer } from "../doctor-probe.js";
 
 export interface DoctorReport {
@@ -39,9 +44,14 @@ export function formatDoctorReport(report: DoctorReport): string {
   }
   for (const skipped of config.skipped)
     lines.push(`  skip  ${skipped.name.padEnd(width)}  ${skipped.reason}`);
-  for (const collision of names.collisions) {
+  for (const duplicate of duplicateServers(config.servers)) {
     lines.push(
-      `collision: "${collision.tool}" is exposed by ${collision.servers.join(", ")}; clients qualify it as ${collision.qualified.join(", ")}`,
+      `duplicate: ${duplicate.join(", ")} run the same server (same command, args and env, or URL); keep one`,
+    );
+  }
+  for (const group of groupCollisions(names.collisions)) {
+    lines.push(
+      `collision: ${group.servers.join(", ")} all expose ${group.tools.join(", ")}; clients tell them apart only by server name (${group.example.join(", ")})`,
     );
   }
   for (const long of names.overLong) {
@@ -53,9 +63,22 @@ export function formatDoctorReport(report: DoctorReport): string {
   const failures = probes.filter((p) => !p.ok).length;
   const warnings = names.collisions.length + names.overLong.length;
   lines.push(
-    `result: ${failures} failing server${failures === 1 ? "" : "s"}, ${warnings} name warning${warnings === 1 ? "" : "s"}`,
+    `result: ${failures} failing server${failures === 1 ? "" : "s"}, ${warnings} name warning${warnings === 1 ? "" : "s"} (${names.collisions.length} shared tool name${names.collisions.length === 1 ? "" : "s"}, ${names.overLong.length} too long)`,
   );
   return lines.join("\n");
+}
+
+/** Entries that would start the very same server (a copy-pasted block under a second name). */
+export function duplicateServers(servers: ConfiguredServer[]): string[][] {
+  const byIdentity = new Map<string, string[]>();
+  for (const server of servers) {
+    const identity =
+      server.transport === "stdio"
+        ? JSON.stringify([server.command, server.args, Object.entries(server.env).sort(), server.cwd ?? null])
+        : JSON.stringify([server.url, Object.entries(server.headers).sort()]);
+    byIdentity.set(identity, [...(byIdentity.get(identity) ?? []), server.name]);
+  }
+  return [...byIdentity.values()].filter((names) => names.length > 1);
 }
 
 export function register(program: Command, _context: CliContext): void {

@@ -1,7 +1,10 @@
 // `pdpp mcp`: run the MCP adapter over stdio with a client token, against a provider URL or a
 // local store opened in-process. stdout is reserved for JSON-RPC.
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { readCredentials } from "../../config/credentials.js";
+import { homePaths } from "../../config/home.js";
+import { PdppError } from "../../core/errors.js";
 import { runStdioMcp } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
 import { openStoreAt } from "../../store/open.js";
@@ -16,7 +19,7 @@ interface McpOptions {
 export function register(program: Command, _context?: unknown): void {
   program
     .command("mcp")
-    .description("Run the MCP adapter over stdio (client token only; owner tokens are refused with exit 77).")
+    .description("run the MCP adapter over stdio for an agent (client token only; an owner token exits 77)")
     .option("--provider-url <url>", "RS base URL (default: $PDPP_PROVIDER_URL or the credentials file)")
     .option("--store <dir>", "open this pdpp home in-process instead of calling a server")
     .option(
@@ -37,6 +40,13 @@ export function register(program: Command, _context?: unknown): void {
           : undefined;
       const storeDir = options.store ?? savedStore;
       if (storeDir) {
+        // Opening creates a SQLite database; a mistyped path must not become a new, empty store.
+        if (!existsSync(homePaths(storeDir).config)) {
+          throw new PdppError(
+            "invalid_request",
+            `--store ${storeDir} is not a pdpp home (no config.json); pass the directory \`pdpp init\` created.`,
+          );
+        }
         const opened = await openStoreAt(storeDir);
         const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
         rsFetch = async (request) => app.fetch(request);
