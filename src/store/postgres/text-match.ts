@@ -33,6 +33,8 @@ export async function findInStoredText(
   q: string,
 ): Promise<{ startChars: number; endChars: number } | null> {
   if (q.length === 0) return { startChars: 0, endChars: 0 };
+  // Postgres text never holds U+0000 (ingest rejects it) and cannot take it as a parameter.
+  if (q.includes("\u0000")) return null;
   const tail = codePointLength(q) - 1;
   const pattern = supersetPattern(q);
   const matcher = literalMatcher(q);
