@@ -47,7 +47,7 @@ export function register(program: Command, context: CliContext): void {
           `database:    ${where}`,
           `owner token: ${paths.ownerToken} (${tokenNote}; only its hash is in the store)`,
           "",
-          "next: pdpp import <format> <file> …, then pdpp grant create …, then pdpp serve",
+          "next: pdpp import <format> <file> …, then pdpp grant create … --setup (prints each client's config)",
           "",
         ].join("\n"),
       );
