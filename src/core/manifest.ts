@@ -1,7 +1,14 @@
 // Connector manifest types (10-data-model.md). Validation lives in manifest-validate.ts.
 
 export type RangeOp = "gte" | "gt" | "lte" | "lt";
-export type AggregationKind = "count" | "sum" | "min" | "max" | "count_distinct" | "group_by" | "group_by_time";
+export type AggregationKind =
+  | "count"
+  | "sum"
+  | "min"
+  | "max"
+  | "count_distinct"
+  | "group_by"
+  | "group_by_time";
 
 /** A JSON Schema property, as much of it as pdpp reads. */
 export interface FieldSchema {
