@@ -38,11 +38,14 @@ export interface PdppMcpServerOptions {
   rs: RsClient;
   /** Public base URL of the RS (document URLs); null when the RS runs in-process (`--store`). */
   providerUrl: string | null;
+  /** Reuse a schema cache across servers of one bearer (hosted /mcp builds a server per request). */
+  schemas?: StreamSchemaCache;
 }
 
 export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
-  // One cache per server: a stdio session reuses it; hosted /mcp builds a server per request.
-  const deps = { rs: options.rs, providerUrl: options.providerUrl, schemas: new StreamSchemaCache() };
+  // One cache per bearer: a stdio server owns one; hosted /mcp passes the bearer's shared one.
+  const schemas = options.schemas ?? new StreamSchemaCache();
+  const deps = { rs: options.rs, providerUrl: options.providerUrl, schemas };
   const server = new Server(
     { name: "pdpp", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
