@@ -3,6 +3,7 @@
 import type { SearchTerm } from "../../core/search-query.js";
 
 const NON_WORD_RE = /[^\p{L}\p{M}\p{N}]+/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range spans all of ASCII on purpose
 const NON_ASCII_RE = /[^\x00-\x7f]/;
 const ASCII_WORD_RE = /[A-Za-z0-9]/;
 
