@@ -18,7 +18,7 @@ export interface TestBackend {
   open(): Promise<OpenedStore>;
 }
 
-const sqliteBackend: TestBackend = {
+export const sqliteBackend: TestBackend = {
   name: "sqlite",
   async open() {
     const dir = mkdtempSync(join(tmpdir(), "pdpp-test-"));
