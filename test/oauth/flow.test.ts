@@ -17,8 +17,8 @@ import { call } from "../mcp/helpers.js";
 import {
   MCP_URL,
   MemoryProvider,
-  ONLY_CHAT,
   type OAuthWorld,
+  ONLY_CHAT,
   openOAuthWorld,
   PUBLIC_URL,
   pendingIdFrom,
@@ -35,12 +35,19 @@ for (const backend of testBackends()) {
     after(async () => world.cleanup());
 
     it("publishes both metadata documents, valid by the SDK's schemas", async () => {
-      for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
-        const prm = OAuthProtectedResourceMetadataSchema.parse(await (await world.fetch(`${PUBLIC_URL}${path}`)).json());
+      for (const path of [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+      ]) {
+        const prm = OAuthProtectedResourceMetadataSchema.parse(
+          await (await world.fetch(`${PUBLIC_URL}${path}`)).json(),
+        );
         assert.equal(prm.resource, MCP_URL);
         assert.deepEqual(prm.authorization_servers, [PUBLIC_URL]);
       }
-      const as = await (await world.fetch(`${PUBLIC_URL}/.well-known/oauth-authorization-server`)).json();
+      const as = (await (
+        await world.fetch(`${PUBLIC_URL}/.well-known/oauth-authorization-server`)
+      ).json()) as Record<string, unknown>;
       const meta = OAuthMetadataSchema.parse(as);
       assert.equal(meta.issuer, PUBLIC_URL);
       assert.deepEqual(meta.code_challenge_methods_supported, ["S256"]);
@@ -55,7 +62,10 @@ for (const backend of testBackends()) {
       // 401 from /mcp points at the protected-resource metadata.
       const unauth = await world.fetch(MCP_URL, { method: "POST", body: "{}" });
       assert.equal(unauth.status, 401);
-      assert.match(unauth.headers.get("www-authenticate") ?? "", /resource_metadata="http:\/\/127\.0\.0\.1:7662\/\.well-known\/oauth-protected-resource"/);
+      assert.match(
+        unauth.headers.get("www-authenticate") ?? "",
+        /resource_metadata="http:\/\/127\.0\.0\.1:7662\/\.well-known\/oauth-protected-resource"/,
+      );
 
       assert.equal(await auth(provider, { serverUrl: MCP_URL, fetchFn: world.fetch }), "REDIRECT");
       const url = provider.authorizationUrl as URL;

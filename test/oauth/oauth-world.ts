@@ -24,7 +24,10 @@ export interface OAuthWorld {
   cleanup(): Promise<void>;
 }
 
-export async function openOAuthWorld(backend: TestBackend, options: Partial<AppOptions> = {}): Promise<OAuthWorld> {
+export async function openOAuthWorld(
+  backend: TestBackend,
+  options: Partial<AppOptions> = {},
+): Promise<OAuthWorld> {
   const opened = await backend.open();
   let app: Fixture["app"] | undefined;
   const mcp = createHostedMcpHandler({
