@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { readCredentials } from "../../config/credentials.js";
 import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
+import type { RsAppFetch } from "../../mcp/rs-client.js";
 import { runStdioMcp } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
 import { openStoreAt } from "../../store/open.js";
@@ -32,7 +33,7 @@ export function register(program: Command, _context?: unknown): void {
     )
     .action(async (options: McpOptions) => {
       let closeStore: (() => Promise<void>) | undefined;
-      let rsFetch: ((request: Request) => Promise<Response>) | undefined;
+      let rsFetch: RsAppFetch | undefined;
       // A credentials file saved for a local store names that store, so --token-file is enough.
       const savedStore =
         options.tokenFile && !options.providerUrl && !process.env.PDPP_PROVIDER_URL
@@ -49,7 +50,7 @@ export function register(program: Command, _context?: unknown): void {
         }
         const opened = await openStoreAt(storeDir);
         const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
-        rsFetch = async (request) => app.fetch(request);
+        rsFetch = (request, env) => app.fetch(request, env);
         closeStore = () => opened.close();
       }
       const code = await runStdioMcp({
