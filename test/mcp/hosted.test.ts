@@ -36,7 +36,7 @@ describe("hosted dispatcher and access-log labels", () => {
     });
     app = createApp({ store: world.store, bindHost: "127.0.0.1", publicUrl: BASE_URL, mcp });
     const hosted = app;
-    post = (token, body, headers = JSON_HEADERS) =>
+    post = async (token, body, headers = JSON_HEADERS) =>
       hosted.request("/mcp", {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, ...headers },
