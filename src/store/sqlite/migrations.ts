@@ -1,7 +1,7 @@
 // Versioned schema of the SQLite store: each migration runs once, inside a transaction, and is
 // recorded in schema_migrations.
 import type { SqliteDb } from "./db.js";
-import { reindexSearch } from "./search-reindex.js";
+import { reindexMixedTables, reindexSearch } from "./search-reindex.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
 const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
@@ -81,6 +81,9 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
     `,
   },
   { version: 2, sql: "", run: reindexSearch },
+  // Tables whose rows a changed manifest left under two layouts are rebuilt (manifests now
+  // re-index on registration, see search-reindex.ts).
+  { version: 3, sql: "", run: reindexMixedTables },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */
