@@ -68,7 +68,7 @@ export function clientSetupSnippets(input: SetupInput): SetupSnippet[] {
     snippets.push({
       title: "Hosted (Streamable HTTP)",
       where:
-        "clients that take a URL; ChatGPT connectors need this URL on public HTTPS (pdpp serve --public-url)",
+        "clients that take a URL and a header (Claude Code, Cursor, VS Code); ChatGPT and claude.ai connectors sign in with OAuth instead of a pasted token (README: Remote agents)",
       text: [
         `url:    ${input.mcpUrl}`,
         `header: Authorization: Bearer ${input.token}`,

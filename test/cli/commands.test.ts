@@ -175,6 +175,50 @@ describe("pdpp CLI", () => {
     );
   });
 
+  it("grant create --provider-url: --setup adds the hosted /mcp config; alone, the printed command uses it", async () => {
+    const withSetup = await runPdpp(
+      [
+        "grant",
+        "create",
+        "--client",
+        "hosted",
+        "--stream",
+        "notes:notes",
+        "--setup",
+        "--provider-url",
+        "https://pdpp.example.com/",
+      ],
+      { home },
+    );
+    assert.equal(withSetup.code, 0, withSetup.stderr);
+    const token = /^client token \(shown once; keep it secret\): (pdpp_ct_[A-Za-z0-9_-]+)$/m.exec(
+      withSetup.stdout,
+    )?.[1];
+    assert.ok(token, withSetup.stdout);
+    assert.match(withSetup.stdout, /^── Hosted \(Streamable HTTP\) — /m);
+    assert.ok(
+      withSetup.stdout.includes(
+        `url:    https://pdpp.example.com/mcp\nheader: Authorization: Bearer ${token}\n`,
+      ),
+    );
+
+    const alone = await runPdpp(
+      [
+        "grant",
+        "create",
+        "--client",
+        "remote",
+        "--stream",
+        "notes:notes",
+        "--provider-url",
+        "http://127.0.0.1:7662",
+      ],
+      { home },
+    );
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.ok(alone.stdout.includes(`${BIN} mcp --provider-url http://127.0.0.1:7662\n`), alone.stdout);
+  });
+
   it("audit shows the MCP read made with the grant's token as an aligned row", async () => {
     const audit = await runPdpp(["audit", "--limit", "5"], { home });
     assert.equal(audit.code, 0, audit.stderr);
