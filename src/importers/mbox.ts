@@ -54,6 +54,7 @@ export async function parseWithMailparser(raw: Buffer): Promise<Record<string, u
   if (!looksLikeMessage(raw)) throw new Error("no header block found");
   const mail = await simpleParser(declareUndeclaredCharsets(raw), {
     skipTextToHtml: true,
+    skipHtmlToText: true, // mail-record.ts converts HTML-only bodies itself (tables as tables)
     skipImageLinks: true,
     skipTextLinks: true,
     checksumAlgo: "sha256",

@@ -1,5 +1,5 @@
 // mbox bodies without a declared charset: valid UTF-8 stays UTF-8, other 8-bit bytes are windows-1252
-// (what mail clients do), on the fast path and through mailparser alike.
+// (what mail clients do), on the fast path and through mailparser alike; HTML-only bodies as text.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseMessage, parseWithMailparser } from "../../src/importers/mbox.js";
@@ -39,4 +39,13 @@ test("a multipart message: only the undeclared 8-bit text part is declared windo
   assert.equal(record.body, "naïve");
   const valid = Buffer.from(`${head}\r\nplain ascii\r\n`);
   assert.equal(declareUndeclaredCharsets(valid), valid);
+});
+
+test("an HTML-only body keeps table cells apart (mailparser ran them together)", async () => {
+  const html =
+    "<p>Invoice</p><table><tr><th>Item</th><th>Cost</th></tr><tr><td>Hosting</td><td>$1,000</td></tr><tr><td>Domain</td><td>$12</td></tr></table>";
+  const raw = Buffer.from(
+    `${head}MIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`,
+  );
+  assert.equal((await parseMessage(raw)).body, "Invoice\n\nItem      Cost\nHosting   $1,000\nDomain    $12");
 });
