@@ -115,6 +115,21 @@ test(
 );
 
 test(
+  "a damaged zip is a clear error naming the file",
+  withDir(async (dir) => {
+    const path = join(dir, "export.zip");
+    // A local-file header and nothing else: zip-looking, but no central directory.
+    writeFileSync(path, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(40)]));
+    await assert.rejects(openChatgptSource(path), (error: Error & { code?: string }) => {
+      assert.equal(error.code, "invalid_request");
+      assert.ok(error.message.startsWith(`${path} is not a readable zip (`), error.message);
+      assert.ok(error.message.endsWith("); re-download the export."), error.message);
+      return true;
+    });
+  }),
+);
+
+test(
   "a malformed conversation is reported with its position; the others still import",
   withDir(async (dir) => {
     const path = join(dir, "conversations.json");
