@@ -33,6 +33,8 @@ export interface ImportFileResult extends ImportSummary {
   connectionLabel: string;
   /** The manifest the records were written under (the inferred one with --infer). */
   manifest: Manifest;
+  /** What the source wants the summary to say (skipped parts, …). */
+  notes: string[];
   /** True when the import stored nothing and the connection it had just created was removed again. */
   connectionRemoved: boolean;
 }
@@ -65,6 +67,7 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     connectorKey: sink.connectorKey,
     connectionLabel,
     manifest: source.manifest,
+    notes: source.notes?.() ?? [],
     connectionRemoved,
   };
 }
