@@ -240,7 +240,10 @@ function instant(
     }
     if (isKnownTimeZone(tzid)) {
       let clock = calendar.clocks.get(tzid);
-      if (!clock) calendar.clocks.set(tzid, (clock = new WallClock(tzid)));
+      if (!clock) {
+        clock = new WallClock(tzid);
+        calendar.clocks.set(tzid, clock);
+      }
       return { iso: clock.toIso(wall), local, zone: tzid };
     }
   }

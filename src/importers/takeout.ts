@@ -96,14 +96,15 @@ export function classify(members: Member[]): { parts: Part[]; skipped: string[] 
     const label =
       segments[0] === "My Activity" && segments.length > 2
         ? `My Activity/${segments[1]} (${segments.at(-1)!.endsWith(".html") ? "HTML: export it as JSON" : "not MyActivity.json"})`
-        : segments.length > 1
-          ? segments[0]!
-          : member.name;
+        : segments[0]!;
     skipped.set(label, (skipped.get(label) ?? 0) + 1);
   }
   return {
     parts,
-    skipped: [...skipped].map(([label, n]) => `${label} (${n} ${n === 1 ? "file" : "files"})`),
+    // Sorted, so a zip (archive order) and its extracted folder (listed sorted) say the same.
+    skipped: [...skipped]
+      .sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+      .map(([label, n]) => `${label} (${n} ${n === 1 ? "file" : "files"})`),
   };
 }
 

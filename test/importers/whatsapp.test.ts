@@ -138,7 +138,15 @@ test(
         null,
         false,
       ],
-      ["line 2", "Alice", "Happy new year!\nmulti-line: yes", "2023-12-31T22:16:00.000Z message", null, null, false],
+      [
+        "line 2",
+        "Alice",
+        "Happy new year!\nmulti-line: yes",
+        "2023-12-31T22:16:00.000Z message",
+        null,
+        null,
+        false,
+      ],
       [
         "line 4",
         "Bob",
@@ -174,7 +182,10 @@ test(
     assert.deepEqual(await sent({ dateOrder: "mdy" }), ["2024-03-04T10:00:00.000Z"]);
     assert.deepEqual(await sent({ timeZone: "America/New_York" }), ["2024-04-03T14:00:00.000Z"]);
     await assert.rejects(itemsOf(path, { dateOrder: "ydm" }), /--date-order must be dmy/);
-    await assert.rejects(itemsOf(path, { timeZone: "Mars/Olympus" }), /--time-zone Mars\/Olympus is not a time zone/);
+    await assert.rejects(
+      itemsOf(path, { timeZone: "Mars/Olympus" }),
+      /--time-zone Mars\/Olympus is not a time zone/,
+    );
   }),
 );
 
@@ -182,7 +193,10 @@ test(
   "a malformed date and text before the first message are rejected with their line; the rest imports",
   withDir(async (dir) => {
     const path = join(dir, "chat.txt");
-    writeFileSync(path, "stray preamble\nmore\n31/12/2023, 22:16 - Alice: ok\n30/02/2024, 10:00 - Bob: bad day\nstill bad\n01/03/2024, 10:00 - Bob: fine\n");
+    writeFileSync(
+      path,
+      "stray preamble\nmore\n31/12/2023, 22:16 - Alice: ok\n30/02/2024, 10:00 - Bob: bad day\nstill bad\n01/03/2024, 10:00 - Bob: fine\n",
+    );
     assert.deepEqual(
       rows(await itemsOf(path)).map((r) => r.slice(0, 3)),
       [
