@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { readCredentials } from "../../config/credentials.js";
-import { homePaths } from "../../config/home.js";
+import { homePaths, resolveHome } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
 import { runStdioMcp, tokenFileHoldsOwnerToken } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
@@ -15,13 +15,15 @@ interface McpOptions {
   tokenFile?: string;
 }
 
-// The second parameter (the CLI context) is accepted for symmetry with other commands; unused.
-export function register(program: Command, _context?: unknown): void {
+export function register(program: Command): void {
   program
     .command("mcp")
     .description("run the MCP adapter over stdio for an agent (client token only; an owner token exits 77)")
     .option("--provider-url <url>", "RS base URL (default: $PDPP_PROVIDER_URL or the credentials file)")
-    .option("--store <dir>", "open this pdpp home in-process instead of calling a server")
+    .option(
+      "--store <dir>",
+      "open this pdpp home in-process instead of calling a server (default: --home or $PDPP_HOME when given)",
+    )
     .option(
       "--token-file <path>",
       "credentials file from `pdpp grant create --save` (used when $PDPP_TOKEN is unset)",
@@ -39,7 +41,14 @@ export function register(program: Command, _context?: unknown): void {
         options.tokenFile && !options.providerUrl && !process.env.PDPP_PROVIDER_URL
           ? savedStoreOf(options.tokenFile)
           : undefined;
-      const storeDir = options.store ?? savedStore;
+      // An explicit home (--home, $PDPP_HOME) is the store to open when no server was named; the
+      // implicit ./.pdpp is not, since agents spawn this command from any working directory.
+      const homeFlag = program.opts<{ home?: string }>().home;
+      const explicitHome =
+        !options.providerUrl && (homeFlag || (process.env.PDPP_HOME && !process.env.PDPP_PROVIDER_URL))
+          ? resolveHome(homeFlag)
+          : undefined;
+      const storeDir = options.store ?? explicitHome ?? savedStore;
       if (storeDir) {
         // Opening creates a SQLite database; a mistyped path must not become a new, empty store.
         if (!existsSync(homePaths(storeDir).config)) {
