@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import type { Store } from "../store/store.js";
+import { type OwnerWebOptions, registerOwnerWeb } from "../web/register.js";
 import { accessLogMiddleware } from "./access-log.js";
 import { authenticate, requireOwner } from "./auth.js";
 import type { RsEnv } from "./env.js";
@@ -31,6 +32,8 @@ export interface AppOptions {
   mcp?: (request: Request, context: { token: string; publicUrl: string }) => Promise<Response>;
   /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */
   searchRankWindow?: number;
+  /** The owner web app (sign-in, console, consent); tests pass a clock for the sign-in throttle. */
+  ownerWeb?: OwnerWebOptions;
 }
 
 const CURSOR_SECRET_NAME = "cursor-hmac";
@@ -94,5 +97,6 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   registerOwnerIngest(app);
   registerOwnerGrants(app);
   registerMcpMount(app, { mcp: options.mcp });
+  registerOwnerWeb(app, options.ownerWeb);
   return app;
 }

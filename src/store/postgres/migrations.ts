@@ -1,5 +1,6 @@
 // Versioned schema migrations for the Postgres store, applied in one transaction under an advisory lock.
 import type pg from "pg";
+import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { inTransaction } from "./pool.js";
 
 interface Migration {
@@ -146,6 +147,12 @@ CREATE INDEX records_stream_time_nf ON records (stream, time NULLS FIRST, connec
   INCLUDE (deleted);
 DROP INDEX records_stream_time;
 `,
+  },
+  {
+    version: 5,
+    name: "owner_web",
+    // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
+    sql: OWNER_WEB_TABLES_SQL,
   },
 ];
 

@@ -9,6 +9,8 @@ import type {
   IngestOp,
   IngestResult,
   ListQuery,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   Store,
   StoredGrant,
@@ -18,6 +20,7 @@ import { SqliteAdmin } from "./admin.js";
 import { aggregate } from "./aggregate.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
+import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
 import { readFieldWindow } from "./windows.js";
@@ -25,9 +28,11 @@ import { readFieldWindow } from "./windows.js";
 class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly admin: SqliteAdmin;
+  private readonly ownerWeb: SqliteOwnerWeb;
 
   constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
+    this.ownerWeb = new SqliteOwnerWeb(db);
   }
 
   async close() {
@@ -131,6 +136,21 @@ class SqliteStore implements Store {
   }
   async revokeGrant(grantId: string, at: string) {
     return this.admin.revokeGrant(grantId, at);
+  }
+  async getOwnerPassphraseHash() {
+    return this.ownerWeb.getPassphraseHash();
+  }
+  async setOwnerPassphraseHash(hash: string, at: string) {
+    this.ownerWeb.setPassphraseHash(hash, at);
+  }
+  async putOwnerSecret(secret: OwnerSecretRecord) {
+    this.ownerWeb.putSecret(secret);
+  }
+  async getOwnerSecret(idHash: string, kind: OwnerSecretKind) {
+    return this.ownerWeb.getSecret(idHash, kind);
+  }
+  async takeOwnerSecret(idHash: string, kind: OwnerSecretKind) {
+    return this.ownerWeb.takeSecret(idHash, kind);
   }
   async appendAccessLog(entry: AccessLogEntry) {
     this.admin.appendAccessLog(entry);
