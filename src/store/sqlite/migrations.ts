@@ -1,6 +1,7 @@
 // Versioned schema of the SQLite store: each migration runs once, inside a transaction, and is
 // recorded in schema_migrations.
 import type { SqliteDb } from "./db.js";
+import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { reindexSearch } from "./search-reindex.js";
 
@@ -82,6 +83,8 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
     `,
   },
   { version: 2, sql: "", run: reindexSearch },
+  // The OAuth authorization server's clients, pending authorizations and hashed codes/tokens.
+  { version: 3, sql: OAUTH_TABLES_SQL },
   // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
   { version: 4, sql: OWNER_WEB_TABLES_SQL },
 ];
