@@ -3,7 +3,7 @@
 import type { OwnerSecretKind, OwnerSecretRecord } from "../store.js";
 import type { SqliteDb } from "./db.js";
 
-/** The tables, created by migration 4 (src/store/sqlite/migrations.ts). */
+/** The tables, created by migration 5 (src/store/sqlite/migrations.ts). */
 export const OWNER_WEB_TABLES_SQL = `
   CREATE TABLE owner_passphrase (
     id INTEGER PRIMARY KEY CHECK (id = 1),
