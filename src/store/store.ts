@@ -287,6 +287,7 @@ export interface Store {
   /** Deletes and returns it (sign-out; a sign-in link is used at most once). */
   takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
 
+  /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
 

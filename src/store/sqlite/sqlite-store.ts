@@ -2,6 +2,7 @@
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
@@ -32,16 +33,19 @@ import { readFieldWindow } from "./windows.js";
 class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly admin: SqliteAdmin;
+  private readonly accessLog: AccessLogBuffer;
   private readonly oauth: SqliteOAuth;
   private readonly ownerWeb: SqliteOwnerWeb;
 
   constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
+    this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
     this.ownerWeb = new SqliteOwnerWeb(db);
   }
 
   async close() {
+    await this.accessLog.flush();
     this.db.close();
   }
 
@@ -159,9 +163,10 @@ class SqliteStore implements Store {
     return this.ownerWeb.takeSecret(idHash, kind);
   }
   async appendAccessLog(entry: AccessLogEntry) {
-    this.admin.appendAccessLog(entry);
+    this.accessLog.append(entry);
   }
   async listAccessLog(options: { limit: number; grantId?: string }) {
+    await this.accessLog.flush();
     return this.admin.listAccessLog(options);
   }
   async putOAuthClient(client: OAuthClientRecord) {
