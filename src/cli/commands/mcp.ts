@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { readCredentials } from "../../config/credentials.js";
 import { homePaths, resolveHome } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
+import type { RsAppFetch } from "../../mcp/rs-client.js";
 import { runStdioMcp, tokenFileHoldsOwnerToken } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
 import { openStoreAt } from "../../store/open.js";
@@ -34,7 +35,7 @@ export function register(program: Command): void {
     )
     .action(async (options: McpOptions) => {
       let closeStore: (() => Promise<void>) | undefined;
-      let rsFetch: ((request: Request) => Promise<Response>) | undefined;
+      let rsFetch: RsAppFetch | undefined;
       // A credentials file saved for a local store names that store, so --token-file is enough.
       // An unreadable file or one holding an owner token is reported by runStdioMcp (exit 1 / 77).
       const savedStore =
@@ -59,7 +60,7 @@ export function register(program: Command): void {
         }
         const opened = await openStoreAt(storeDir);
         const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
-        rsFetch = async (request) => app.fetch(request);
+        rsFetch = (request, env) => app.fetch(request, env);
         closeStore = () => opened.close();
       }
       const code = await runStdioMcp({
