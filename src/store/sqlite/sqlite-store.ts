@@ -5,6 +5,7 @@ import type { Manifest } from "../../core/manifest.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
+  ChangesAnchor,
   ChangesQuery,
   IngestOp,
   IngestResult,
@@ -16,6 +17,7 @@ import type {
 } from "../store.js";
 import { SqliteAdmin } from "./admin.js";
 import { aggregate } from "./aggregate.js";
+import { changesPosition } from "./changes-anchor.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
@@ -86,6 +88,9 @@ class SqliteStore implements Store {
   }
   async listChanges(scopes: StreamScope[], query: ChangesQuery) {
     return listChanges(this.db, scopes, query);
+  }
+  async changesPosition(scopes: StreamScope[], anchor: ChangesAnchor) {
+    return changesPosition(this.db, scopes, anchor);
   }
   async countRecords(scope: StreamScope) {
     return countRecords(this.db, scope);
