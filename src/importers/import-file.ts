@@ -1,39 +1,17 @@
 // One call to import a file of any supported format into a connection: open the reader, open the owner
 // sink, run the batches. Shared by `pdpp import`, `pdpp demo` and the benchmarks.
-import { basename } from "node:path";
 import type { Manifest } from "../core/manifest.js";
-import { openChatgptSource } from "./chatgpt.js";
-import { openCsvSource } from "./csv.js";
 import type { GenericOptions } from "./generic.js";
-import { openJsonSource } from "./json.js";
-import { openJsonlSource } from "./jsonl.js";
-import { openMboxSource } from "./mbox.js";
-import { openMboxWorkerSource } from "./mbox-worker-source.js";
 import { connectionIdsOf, deleteConnection, type OwnerApi, openOwnerSink } from "./owner-sink.js";
+import { defaultConnectionLabel, findFormat, IMPORT_FORMATS } from "./registry.js";
 import { runImport } from "./run-import.js";
-import type { ImportProgress, ImportSource, ImportSummary, RunnableItem } from "./types.js";
+import type { ImportProgress, ImportSummary } from "./types.js";
 
-export const IMPORT_KINDS = ["mbox", "chatgpt", "jsonl", "json", "csv"] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
+export { defaultConnectionLabel } from "./registry.js";
 
-export function openSource(
-  kind: ImportKind,
-  path: string,
-  generic: GenericOptions = {},
-): Promise<ImportSource> {
-  switch (kind) {
-    case "mbox":
-      return Promise.resolve(openMboxSource(path));
-    case "chatgpt":
-      return openChatgptSource(path);
-    case "csv":
-      return openCsvSource(path, generic);
-    case "json":
-      return openJsonSource(path, generic);
-    case "jsonl":
-      return openJsonlSource(path, generic);
-  }
-}
+/** The name of a registered format (registry.ts): mbox, chatgpt, jsonl, json, csv, … */
+export type ImportKind = string;
+export const IMPORT_KINDS: readonly string[] = IMPORT_FORMATS.map((f) => f.name);
 
 export interface ImportFileOptions {
   kind: ImportKind;
@@ -41,6 +19,8 @@ export interface ImportFileOptions {
   /** The account label of the connection (default: see defaultConnectionLabel). */
   connectionLabel?: string;
   generic?: GenericOptions;
+  /** The format's own flags (registry FormatFlag), by camelCase name. */
+  flags?: Record<string, unknown>;
   batchSize?: number;
   /** Parse mbox in a worker thread, overlapping the store's writes (default true). */
   parseInWorker?: boolean;
@@ -57,20 +37,12 @@ export interface ImportFileResult extends ImportSummary {
   connectionRemoved: boolean;
 }
 
-/**
- * The label when --connection is not given: "ChatGPT" for a ChatGPT export (its file name changes with
- * every export, and the same label is what maps a newer export onto the same connection), else the file
- * name.
- */
-export function defaultConnectionLabel(kind: ImportKind, path: string): string {
-  return kind === "chatgpt" ? "ChatGPT" : basename(path);
-}
-
 export async function importFile(api: OwnerApi, options: ImportFileOptions): Promise<ImportFileResult> {
-  const source: ImportSource<RunnableItem> =
-    options.kind === "mbox" && options.parseInWorker !== false
-      ? openMboxWorkerSource(options.path)
-      : await openSource(options.kind, options.path, options.generic);
+  const source = await findFormat(options.kind).open(options.path, {
+    generic: options.generic,
+    flags: options.flags,
+    parseInWorker: options.parseInWorker,
+  });
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
   const sink = await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
