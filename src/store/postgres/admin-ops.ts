@@ -5,6 +5,8 @@ import { PdppError } from "../../core/errors.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest } from "../../core/manifest.js";
 import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
+import { inTransaction } from "./pool.js";
+import { reindexChangedStreams } from "./search-write.js";
 
 export async function secret(pool: pg.Pool, name: string): Promise<string> {
   // Insert-if-absent then read: concurrent first uses agree on one value.
@@ -16,12 +18,25 @@ export async function secret(pool: pg.Pool, name: string): Promise<string> {
   return rows[0].value;
 }
 
+/**
+ * Store a manifest; streams whose search fields changed are re-indexed in the same transaction
+ * (under the ingest lock), so no read sees the new manifest over rows indexed under the old list.
+ */
 export async function putManifest(pool: pg.Pool, manifest: Manifest): Promise<void> {
-  await pool.query(
-    `INSERT INTO manifests (connector_key, body) VALUES ($1, $2)
-     ON CONFLICT (connector_key) DO UPDATE SET body = EXCLUDED.body`,
-    [manifest.connector_key, JSON.stringify(manifest)],
-  );
+  await inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_ingest:' || current_schema()))");
+    const { rows } = await client.query<{ body: string }>(
+      "SELECT body FROM manifests WHERE connector_key = $1 FOR UPDATE",
+      [manifest.connector_key],
+    );
+    await client.query(
+      `INSERT INTO manifests (connector_key, body) VALUES ($1, $2)
+       ON CONFLICT (connector_key) DO UPDATE SET body = EXCLUDED.body`,
+      [manifest.connector_key, JSON.stringify(manifest)],
+    );
+    const previous = rows[0] ? (JSON.parse(rows[0].body) as Manifest) : null;
+    await reindexChangedStreams(client, { previous, next: manifest });
+  });
 }
 
 export async function getManifest(pool: pg.Pool, connectorKey: string): Promise<Manifest | null> {
