@@ -83,7 +83,10 @@ describe("core/cursor", () => {
   });
 
   it("carries nothing readable and seals the same payload to the same bytes", () => {
-    const payload = { k: "chg", a: ["cin_000000000001", "secret-record-id", "2024-01-01T00:00:00.000Z", false] };
+    const payload = {
+      k: "chg",
+      a: ["cin_000000000001", "secret-record-id", "2024-01-01T00:00:00.000Z", false],
+    };
     const c = signCursor("s1", payload);
     assert.equal(c, signCursor("s1", payload), "deterministic: answers stay byte-comparable");
     assert.notEqual(c, signCursor("s2", payload));
