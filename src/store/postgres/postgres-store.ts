@@ -2,10 +2,12 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
   AggregateResult,
+  ChangesAnchor,
   ChangesQuery,
   ChangesResult,
   Connection,
@@ -17,6 +19,8 @@ import type {
   OAuthClientRecord,
   OAuthPendingRecord,
   OAuthTokenRecord,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   SearchResult,
   Store,
@@ -26,11 +30,13 @@ import type {
 } from "../store.js";
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
+import { changesPosition } from "./changes-anchor.js";
 import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";
 import * as oauth from "./oauth.js";
+import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
@@ -67,12 +73,16 @@ async function assertUtf8(pool: pg.Pool): Promise<void> {
 class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private closed = false;
+  private readonly accessLog: AccessLogBuffer;
 
-  constructor(readonly pool: pg.Pool) {}
+  constructor(readonly pool: pg.Pool) {
+    this.accessLog = new AccessLogBuffer((rows) => admin.appendAccessLog(this.pool, rows));
+  }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.accessLog.flush();
     await this.pool.end();
   }
 
@@ -110,6 +120,9 @@ class PostgresStore implements Store {
   }
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult> {
     return listChanges(this.pool, scopes, query);
+  }
+  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number> {
+    return changesPosition(this.pool, scopes, anchor);
   }
   countRecords(scope: StreamScope): Promise<Record<string, number>> {
     return countRecords(this.pool, scope);
@@ -156,10 +169,26 @@ class PostgresStore implements Store {
   revokeGrant(grantId: string, at: string): Promise<boolean> {
     return admin.revokeGrant(this.pool, grantId, at);
   }
-  appendAccessLog(entry: AccessLogEntry): Promise<void> {
-    return admin.appendAccessLog(this.pool, entry);
+  getOwnerPassphraseHash(): Promise<string | null> {
+    return ownerWeb.getPassphraseHash(this.pool);
   }
-  listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+  setOwnerPassphraseHash(hash: string, at: string): Promise<void> {
+    return ownerWeb.setPassphraseHash(this.pool, hash, at);
+  }
+  putOwnerSecret(secret: OwnerSecretRecord): Promise<void> {
+    return ownerWeb.putSecret(this.pool, secret);
+  }
+  getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.getSecret(this.pool, idHash, kind);
+  }
+  takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.takeSecret(this.pool, idHash, kind);
+  }
+  async appendAccessLog(entry: AccessLogEntry): Promise<void> {
+    this.accessLog.append(entry);
+  }
+  async listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+    await this.accessLog.flush();
     return admin.listAccessLog(this.pool, options);
   }
   putOAuthClient(client: OAuthClientRecord): Promise<void> {
