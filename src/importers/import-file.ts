@@ -40,6 +40,8 @@ export interface ImportFileResult extends ImportSummary {
   connectionLabel: string;
   /** The manifest the records were written under (the inferred one with --infer). */
   manifest: Manifest;
+  /** What the source wants the summary to say (skipped parts, …). */
+  notes: string[];
   /** True when the import stored nothing: no new connection (or inferred connector) is left behind. */
   connectionRemoved: boolean;
 }
@@ -80,6 +82,7 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     connectorKey: source.manifest.connector_key,
     connectionLabel,
     manifest: source.manifest,
+    notes: source.notes?.() ?? [],
     connectionRemoved,
   };
 }

@@ -18,6 +18,8 @@ import type {
   OAuthClientRecord,
   OAuthPendingRecord,
   OAuthTokenRecord,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   SearchResult,
   Store,
@@ -32,6 +34,7 @@ import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";
 import * as oauth from "./oauth.js";
+import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
@@ -160,6 +163,21 @@ class PostgresStore implements Store {
   }
   revokeGrant(grantId: string, at: string): Promise<boolean> {
     return admin.revokeGrant(this.pool, grantId, at);
+  }
+  getOwnerPassphraseHash(): Promise<string | null> {
+    return ownerWeb.getPassphraseHash(this.pool);
+  }
+  setOwnerPassphraseHash(hash: string, at: string): Promise<void> {
+    return ownerWeb.setPassphraseHash(this.pool, hash, at);
+  }
+  putOwnerSecret(secret: OwnerSecretRecord): Promise<void> {
+    return ownerWeb.putSecret(this.pool, secret);
+  }
+  getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.getSecret(this.pool, idHash, kind);
+  }
+  takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.takeSecret(this.pool, idHash, kind);
   }
   async appendAccessLog(entry: AccessLogEntry): Promise<void> {
     this.accessLog.append(entry);
