@@ -27,6 +27,7 @@ import type {
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
 import { readFieldWindow } from "./field-window.js";
+import { BulkAnalyzer } from "./analyze.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";
@@ -67,6 +68,7 @@ async function assertUtf8(pool: pg.Pool): Promise<void> {
 class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private closed = false;
+  private readonly analyzer = new BulkAnalyzer();
 
   constructor(readonly pool: pg.Pool) {}
 
@@ -101,8 +103,10 @@ class PostgresStore implements Store {
     return admin.deleteConnection(this.pool, connectionId);
   }
 
-  applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
-    return applyBatch(this.pool, { connectionId, stream, ops });
+  async applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
+    const result = await applyBatch(this.pool, { connectionId, stream, ops });
+    await this.analyzer.note(this.pool, result.added + result.updated + result.deleted);
+    return result;
   }
 
   listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult> {
