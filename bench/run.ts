@@ -2,6 +2,7 @@
 // (search, pages, aggregates, field windows) through the in-process app with a client grant.
 // Flags: --records N (default 200000) --backend sqlite|postgres|both --huge-mb 10,100 --runs N
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
+// --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import type { Store } from "../src/store/store.js";
 import { BENCH_MANIFESTS, generateDataset, prng } from "./dataset.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { runMcpScenarios } from "./run-mcp.js";
+import { runSearchBench } from "./search.js";
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "200" },
     seed: { type: "string", default: "42" },
     mcp: { type: "boolean", default: false },
+    search: { type: "boolean", default: false },
     "http-calls": { type: "string", default: "5000" },
     "jsonl-records": { type: "string", default: "200000" },
   },
@@ -183,6 +186,8 @@ if (values.mcp) {
       .map((n) => n.toFixed(2))
       .join(" ")}`,
   );
+} else if (values.search) {
+  all.push(...(await runSearchBench({ backends, records, runs, seed: Number(values.seed) })));
 } else for (const backend of backends) all.push(...(await runBackend(backend)));
 const file = writeResults(all, {
   records,

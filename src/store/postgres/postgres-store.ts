@@ -26,8 +26,8 @@ import type {
 } from "../store.js";
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
-import { readFieldWindow } from "./field-window.js";
 import { BulkAnalyzer } from "./analyze.js";
+import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";

@@ -4,7 +4,13 @@
 import type pg from "pg";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import { getPath, setPath } from "../../core/projection.js";
-import { lexemeParts, type SearchRow, searchableTextRaw, searchRowsFor, taggedLexeme } from "./search-index.js";
+import {
+  lexemeParts,
+  type SearchRow,
+  searchableTextRaw,
+  searchRowsFor,
+  taggedLexeme,
+} from "./search-index.js";
 import { MAX_SEARCH_FIELDS } from "./search-sql.js";
 
 const BATCH = 2000;
