@@ -2,10 +2,16 @@
 // sink, run the batches. Shared by `pdpp import`, `pdpp demo` and the benchmarks.
 import type { Manifest } from "../core/manifest.js";
 import type { GenericOptions } from "./generic.js";
-import { connectionIdsOf, deleteConnection, type OwnerApi, openOwnerSink } from "./owner-sink.js";
+import {
+  connectionIdsOf,
+  deleteConnection,
+  type OwnerApi,
+  type OwnerSink,
+  openOwnerSink,
+} from "./owner-sink.js";
 import { defaultConnectionLabel, findFormat, IMPORT_FORMATS } from "./registry.js";
 import { runImport } from "./run-import.js";
-import type { ImportProgress, ImportSummary } from "./types.js";
+import type { ImportProgress, ImportSink, ImportSummary } from "./types.js";
 
 export { defaultConnectionLabel } from "./registry.js";
 
@@ -28,12 +34,15 @@ export interface ImportFileOptions {
 }
 
 export interface ImportFileResult extends ImportSummary {
-  connectionId: string;
+  /** Null when nothing was stored and no connection was ever opened. */
+  connectionId: string | null;
   connectorKey: string;
   connectionLabel: string;
   /** The manifest the records were written under (the inferred one with --infer). */
   manifest: Manifest;
-  /** True when the import stored nothing and the connection it had just created was removed again. */
+  /** What the source wants the summary to say (skipped parts, …). */
+  notes: string[];
+  /** True when the import stored nothing: no new connection (or inferred connector) is left behind. */
   connectionRemoved: boolean;
 }
 
@@ -45,7 +54,15 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
   });
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
-  const sink = await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
+  // The sink (manifest registration, connection) opens with the first storable batch: a file that
+  // yields nothing (the wrong format, say) leaves neither an inferred connector nor an empty account.
+  let opened: OwnerSink | null = null;
+  const sink: ImportSink = {
+    async write(stream, records) {
+      opened ??= await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
+      return opened.write(stream, records);
+    },
+  };
   const onProgress = options.onProgress;
   const summary = await runImport({
     source: source.items,
@@ -55,16 +72,17 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
       ? (p) => onProgress({ ...p, bytesRead: source.bytesRead(), totalBytes: source.totalBytes })
       : undefined,
   });
-  // A file that yields nothing storable (the wrong format, say) must not leave an empty account behind.
   const stored = summary.added + summary.updated + summary.unchanged;
-  const connectionRemoved = stored === 0 && !before.has(sink.connectionId);
-  if (connectionRemoved) await deleteConnection(api, sink.connectionId);
+  const written = opened as OwnerSink | null;
+  const connectionRemoved = stored === 0 && (written === null || !before.has(written.connectionId));
+  if (connectionRemoved && written) await deleteConnection(api, written.connectionId);
   return {
     ...summary,
-    connectionId: sink.connectionId,
-    connectorKey: sink.connectorKey,
+    connectionId: written?.connectionId ?? null,
+    connectorKey: source.manifest.connector_key,
     connectionLabel,
     manifest: source.manifest,
+    notes: source.notes?.() ?? [],
     connectionRemoved,
   };
 }

@@ -5,11 +5,14 @@ import { basename } from "node:path";
 import { PdppError } from "../core/errors.js";
 import { openChatgptSource } from "./chatgpt.js";
 import { openCsvSource } from "./csv.js";
+import { ICAL_FORMAT } from "./ical.js";
 import type { ImportFormat } from "./import-format.js";
 import { openJsonSource } from "./json.js";
 import { openJsonlSource } from "./jsonl.js";
 import { openMboxSource } from "./mbox.js";
 import { openMboxWorkerSource } from "./mbox-worker-source.js";
+import { TAKEOUT_FORMAT } from "./takeout.js";
+import { WHATSAPP_FORMAT } from "./whatsapp.js";
 
 export type { FormatFlag, ImportFormat, OpenOptions } from "./import-format.js";
 
@@ -59,7 +62,16 @@ const CSV: ImportFormat = {
 };
 
 /** Every format, in `pdpp import --help` order. */
-export const IMPORT_FORMATS: readonly ImportFormat[] = [MBOX, CHATGPT, JSONL, JSON_ARRAY, CSV];
+export const IMPORT_FORMATS: readonly ImportFormat[] = [
+  MBOX,
+  CHATGPT,
+  JSONL,
+  JSON_ARRAY,
+  CSV,
+  WHATSAPP_FORMAT,
+  ICAL_FORMAT,
+  TAKEOUT_FORMAT,
+];
 
 export function findFormat(name: string): ImportFormat {
   const format = IMPORT_FORMATS.find((f) => f.name === name);

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { mcpResource } from "../oauth/metadata.js";
 import { type OAuthOptions, registerOAuth } from "../oauth/routes.js";
 import type { Store } from "../store/store.js";
+import { type OwnerWebOptions, registerOwnerWeb } from "../web/register.js";
 import { accessLogMiddleware } from "./access-log.js";
 import { authenticate, requireOwner } from "./auth.js";
 import type { RsEnv } from "./env.js";
@@ -30,11 +31,14 @@ export interface AppOptions {
   allowedHosts?: string[];
   bindHost?: string; // default "127.0.0.1"
   /** Hosted MCP: called for POST /mcp after the bearer was checked to be a valid CLIENT token. */
-  mcp?: (request: Request, context: { token: string; publicUrl: string }) => Promise<Response>;
+  /** The body was read under the 8 MiB limit while it streamed in; the request's own body is spent. */
+  mcp?: (request: Request, context: { token: string; publicUrl: string; body: string }) => Promise<Response>;
   /** The OAuth authorization server of /mcp (src/oauth); options for tests and development. */
   oauth?: OAuthOptions;
   /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */
   searchRankWindow?: number;
+  /** The owner web app (sign-in, console, consent); tests pass a clock for the sign-in throttle. */
+  ownerWeb?: OwnerWebOptions;
 }
 
 const CURSOR_SECRET_NAME = "cursor-hmac";
@@ -99,5 +103,6 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   registerOwnerGrants(app);
   registerMcpMount(app, { mcp: options.mcp });
   registerOAuth(app, options.oauth);
+  registerOwnerWeb(app, options.ownerWeb);
   return app;
 }

@@ -211,6 +211,15 @@ export interface AccessLogEntry {
   status: number;
 }
 
+/** An owner session (browser cookie) or a one-time sign-in link, by the hash of its secret. */
+export type OwnerSecretKind = "session" | "signin_link";
+export interface OwnerSecretRecord {
+  id_hash: string;
+  kind: OwnerSecretKind;
+  created_at: string;
+  expires_at: string;
+}
+
 // ------------------------------------------------------------------------------------- the Store
 
 export interface Store {
@@ -267,6 +276,18 @@ export interface Store {
   /** Sets revoked_at (first revocation wins); false when the grant does not exist. */
   revokeGrant(grantId: string, at: string): Promise<boolean>;
 
+  // Owner web sign-in (src/web): the passphrase hash, sessions and one-time sign-in links. Session
+  // ids and link tokens are stored only as SHA-256 hashes; the passphrase only as a scrypt hash.
+  getOwnerPassphraseHash(): Promise<string | null>;
+  /** Replaces the passphrase hash and ends every owner session (links stay valid). */
+  setOwnerPassphraseHash(hash: string, at: string): Promise<void>;
+  /** Also deletes every session and link that expired before `secret.created_at`. */
+  putOwnerSecret(secret: OwnerSecretRecord): Promise<void>;
+  getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
+  /** Deletes and returns it (sign-out; a sign-in link is used at most once). */
+  takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
+
+  /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
 

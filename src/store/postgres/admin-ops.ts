@@ -156,21 +156,25 @@ export async function revokeGrant(pool: pg.Pool, grantId: string, at: string): P
   return (rowCount ?? 0) > 0;
 }
 
-export async function appendAccessLog(pool: pg.Pool, entry: AccessLogEntry): Promise<void> {
+/** One statement for a batch of rows (the store buffers them off the request path). */
+export async function appendAccessLog(pool: pg.Pool, entries: AccessLogEntry[]): Promise<void> {
+  const columns = [
+    "at",
+    "grant_id",
+    "client_name",
+    "route",
+    "stream",
+    "connection_id",
+    "record_count",
+    "bytes",
+    "status",
+  ] as const;
   await pool.query(
-    `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      entry.at,
-      entry.grant_id,
-      entry.client_name,
-      entry.route,
-      entry.stream,
-      entry.connection_id,
-      entry.record_count,
-      entry.bytes,
-      entry.status,
-    ],
+    `INSERT INTO access_log (${columns.join(", ")})
+     SELECT ${columns.join(", ")} FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                          $7::int[], $8::bigint[], $9::int[])
+     WITH ORDINALITY AS t(${columns.join(", ")}, n) ORDER BY n`,
+    columns.map((c) => entries.map((e) => e[c])),
   );
 }
 

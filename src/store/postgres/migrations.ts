@@ -1,6 +1,7 @@
 // Versioned schema migrations for the Postgres store, applied in one transaction under an advisory lock.
 import type pg from "pg";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
+import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { inTransaction } from "./pool.js";
 
 interface Migration {
@@ -156,6 +157,12 @@ DROP INDEX records_stream_time;
   },
   {
     version: 5,
+    name: "owner_web",
+    // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
+    sql: OWNER_WEB_TABLES_SQL,
+  },
+  {
+    version: 6,
     name: "search_lex_tagged",
     // Lexeme rows hold field-tagged words ('body:word', see search-index.ts taggedLexeme): matching
     // is restricted to a scope's granted fields and scored from this one vector per record.

@@ -2,6 +2,7 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
@@ -17,6 +18,8 @@ import type {
   OAuthClientRecord,
   OAuthPendingRecord,
   OAuthTokenRecord,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   SearchResult,
   Store,
@@ -32,6 +35,7 @@ import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";
 import * as oauth from "./oauth.js";
+import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
@@ -69,12 +73,16 @@ class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private closed = false;
   private readonly analyzer = new BulkAnalyzer();
+  private readonly accessLog: AccessLogBuffer;
 
-  constructor(readonly pool: pg.Pool) {}
+  constructor(readonly pool: pg.Pool) {
+    this.accessLog = new AccessLogBuffer((rows) => admin.appendAccessLog(this.pool, rows));
+  }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.accessLog.flush();
     await this.pool.end();
   }
 
@@ -160,10 +168,26 @@ class PostgresStore implements Store {
   revokeGrant(grantId: string, at: string): Promise<boolean> {
     return admin.revokeGrant(this.pool, grantId, at);
   }
-  appendAccessLog(entry: AccessLogEntry): Promise<void> {
-    return admin.appendAccessLog(this.pool, entry);
+  getOwnerPassphraseHash(): Promise<string | null> {
+    return ownerWeb.getPassphraseHash(this.pool);
   }
-  listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+  setOwnerPassphraseHash(hash: string, at: string): Promise<void> {
+    return ownerWeb.setPassphraseHash(this.pool, hash, at);
+  }
+  putOwnerSecret(secret: OwnerSecretRecord): Promise<void> {
+    return ownerWeb.putSecret(this.pool, secret);
+  }
+  getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.getSecret(this.pool, idHash, kind);
+  }
+  takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.takeSecret(this.pool, idHash, kind);
+  }
+  async appendAccessLog(entry: AccessLogEntry): Promise<void> {
+    this.accessLog.append(entry);
+  }
+  async listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+    await this.accessLog.flush();
     return admin.listAccessLog(this.pool, options);
   }
   putOAuthClient(client: OAuthClientRecord): Promise<void> {

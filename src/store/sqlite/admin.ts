@@ -180,23 +180,27 @@ export class SqliteAdmin {
     return true;
   }
 
-  appendAccessLog(entry: AccessLogEntry): void {
-    this.db
-      .stmt(
-        `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        entry.at,
-        entry.grant_id,
-        entry.client_name,
-        entry.route,
-        entry.stream,
-        entry.connection_id,
-        entry.record_count,
-        entry.bytes,
-        entry.status,
-      );
+  /** One transaction for a batch of rows (the store buffers them off the request path). */
+  appendAccessLog(entries: AccessLogEntry[]): void {
+    const insert = this.db.stmt(
+      `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.db.raw.transaction(() => {
+      for (const e of entries) {
+        insert.run(
+          e.at,
+          e.grant_id,
+          e.client_name,
+          e.route,
+          e.stream,
+          e.connection_id,
+          e.record_count,
+          e.bytes,
+          e.status,
+        );
+      }
+    })();
   }
 
   /** Newest first. */

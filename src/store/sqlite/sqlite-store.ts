@@ -2,6 +2,7 @@
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
@@ -12,6 +13,8 @@ import type {
   OAuthClientRecord,
   OAuthPendingRecord,
   OAuthTokenRecord,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   Store,
   StoredGrant,
@@ -22,6 +25,7 @@ import { aggregate } from "./aggregate.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
 import { SqliteOAuth } from "./oauth.js";
+import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
 import { readFieldWindow } from "./windows.js";
@@ -29,14 +33,19 @@ import { readFieldWindow } from "./windows.js";
 class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly admin: SqliteAdmin;
+  private readonly accessLog: AccessLogBuffer;
   private readonly oauth: SqliteOAuth;
+  private readonly ownerWeb: SqliteOwnerWeb;
 
   constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
+    this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
+    this.ownerWeb = new SqliteOwnerWeb(db);
   }
 
   async close() {
+    await this.accessLog.flush();
     this.db.close();
   }
 
@@ -138,10 +147,26 @@ class SqliteStore implements Store {
   async revokeGrant(grantId: string, at: string) {
     return this.admin.revokeGrant(grantId, at);
   }
+  async getOwnerPassphraseHash() {
+    return this.ownerWeb.getPassphraseHash();
+  }
+  async setOwnerPassphraseHash(hash: string, at: string) {
+    this.ownerWeb.setPassphraseHash(hash, at);
+  }
+  async putOwnerSecret(secret: OwnerSecretRecord) {
+    this.ownerWeb.putSecret(secret);
+  }
+  async getOwnerSecret(idHash: string, kind: OwnerSecretKind) {
+    return this.ownerWeb.getSecret(idHash, kind);
+  }
+  async takeOwnerSecret(idHash: string, kind: OwnerSecretKind) {
+    return this.ownerWeb.takeSecret(idHash, kind);
+  }
   async appendAccessLog(entry: AccessLogEntry) {
-    this.admin.appendAccessLog(entry);
+    this.accessLog.append(entry);
   }
   async listAccessLog(options: { limit: number; grantId?: string }) {
+    await this.accessLog.flush();
     return this.admin.listAccessLog(options);
   }
   async putOAuthClient(client: OAuthClientRecord) {
