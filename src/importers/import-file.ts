@@ -3,17 +3,30 @@
 import { basename } from "node:path";
 import type { Manifest } from "../core/manifest.js";
 import { openChatgptSource } from "./chatgpt.js";
+import { openClaudeSource } from "./claude.js";
+import { defaultClaudeCodeDir, openClaudeCodeSource } from "./claude-code.js";
+import { defaultCodexDir, openCodexSource } from "./codex.js";
 import { openCsvSource } from "./csv.js";
 import type { GenericOptions } from "./generic.js";
 import { openJsonSource } from "./json.js";
 import { openJsonlSource } from "./jsonl.js";
+import { withSkipped } from "./log-dir.js";
 import { openMboxSource } from "./mbox.js";
 import { openMboxWorkerSource } from "./mbox-worker-source.js";
 import { connectionIdsOf, deleteConnection, type OwnerApi, openOwnerSink } from "./owner-sink.js";
 import { runImport } from "./run-import.js";
-import type { ImportProgress, ImportSource, ImportSummary, RunnableItem } from "./types.js";
+import type { ImportProgress, ImportSource, ImportSummary, RunnableItem, SkippedReport } from "./types.js";
 
-export const IMPORT_KINDS = ["mbox", "chatgpt", "jsonl", "json", "csv"] as const;
+export const IMPORT_KINDS = [
+  "mbox",
+  "chatgpt",
+  "claude",
+  "claude-code",
+  "codex",
+  "jsonl",
+  "json",
+  "csv",
+] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export function openSource(
@@ -26,6 +39,12 @@ export function openSource(
       return Promise.resolve(openMboxSource(path));
     case "chatgpt":
       return openChatgptSource(path);
+    case "claude":
+      return openClaudeSource(path);
+    case "claude-code":
+      return openClaudeCodeSource(path);
+    case "codex":
+      return openCodexSource(path);
     case "csv":
       return openCsvSource(path, generic);
     case "json":
@@ -44,6 +63,8 @@ export interface ImportFileOptions {
   batchSize?: number;
   /** Parse mbox in a worker thread, overlapping the store's writes (default true). */
   parseInWorker?: boolean;
+  /** Where directory importers keep per-connection file state (<home>/import-state); none: read all. */
+  stateDir?: string;
   onProgress?: (progress: ImportProgress & { bytesRead: number; totalBytes: number | null }) => void;
 }
 
@@ -53,6 +74,8 @@ export interface ImportFileResult extends ImportSummary {
   connectionLabel: string;
   /** The manifest the records were written under (the inferred one with --infer). */
   manifest: Manifest;
+  /** Directory importers: files read and files skipped as unchanged since the last import. */
+  files?: SkippedReport;
   /** True when the import stored nothing and the connection it had just created was removed again. */
   connectionRemoved: boolean;
 }
@@ -63,7 +86,22 @@ export interface ImportFileResult extends ImportSummary {
  * name.
  */
 export function defaultConnectionLabel(kind: ImportKind, path: string): string {
-  return kind === "chatgpt" ? "ChatGPT" : basename(path);
+  return DEFAULT_LABELS[kind] ?? basename(path);
+}
+
+/** Exports and logs of one account whose file or folder names change: the label maps them together. */
+const DEFAULT_LABELS: Partial<Record<ImportKind, string>> = {
+  chatgpt: "ChatGPT",
+  claude: "Claude",
+  "claude-code": "Claude Code",
+  codex: "Codex",
+};
+
+/** The folder read when `pdpp import claude-code|codex` is given none. */
+export function defaultImportPath(kind: ImportKind): string | null {
+  if (kind === "claude-code") return defaultClaudeCodeDir();
+  if (kind === "codex") return defaultCodexDir();
+  return null;
 }
 
 export async function importFile(api: OwnerApi, options: ImportFileOptions): Promise<ImportFileResult> {
@@ -73,9 +111,10 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
       : await openSource(options.kind, options.path, options.generic);
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
+  await source.prepare?.({ api, connectionLabel, stateDir: options.stateDir });
   const sink = await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
   const onProgress = options.onProgress;
-  const summary = await runImport({
+  const ran = await runImport({
     source: source.items,
     sink,
     batchSize: options.batchSize,
@@ -83,10 +122,14 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
       ? (p) => onProgress({ ...p, bytesRead: source.bytesRead(), totalBytes: source.totalBytes })
       : undefined,
   });
+  const files = source.skipped?.();
+  const summary = files ? withSkipped(ran, files) : ran;
   // A file that yields nothing storable (the wrong format, say) must not leave an empty account behind.
   const stored = summary.added + summary.updated + summary.unchanged;
   const connectionRemoved = stored === 0 && !before.has(sink.connectionId);
   if (connectionRemoved) await deleteConnection(api, sink.connectionId);
+  // Only now, with every batch committed, may the files read be remembered as read.
+  else await source.commit?.();
   return {
     ...summary,
     connectionId: sink.connectionId,
@@ -94,5 +137,6 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     connectionLabel,
     manifest: source.manifest,
     connectionRemoved,
+    ...(files ? { files } : {}),
   };
 }

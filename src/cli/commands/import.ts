@@ -4,11 +4,18 @@ import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import cliProgress from "cli-progress";
 import { type Command, Option } from "commander";
+import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
 import type { Manifest } from "../../core/manifest.js";
 import type { GenericOptions } from "../../importers/generic.js";
 import { loadManifestFile } from "../../importers/generic.js";
-import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
+import {
+  defaultConnectionLabel,
+  defaultImportPath,
+  type ImportFileResult,
+  type ImportKind,
+  importFile,
+} from "../../importers/import-file.js";
 import { CONTENT_HASH_FIELD } from "../../importers/infer.js";
 import type { CliContext } from "../context.js";
 
@@ -26,6 +33,12 @@ const DESCRIPTIONS: Record<ImportKind, string> = {
   mbox: "import an mbox file (e.g. a Google Takeout mail export) into stream `messages`",
   chatgpt:
     "import a ChatGPT export (conversations.json or the export zip) into `conversations` and `messages`",
+  claude:
+    "import a claude.ai data export (the zip or its conversations.json) into `conversations` and `messages`",
+  "claude-code":
+    "import Claude Code session logs (default ~/.claude/projects) into `sessions` and `messages`; unchanged log files are skipped",
+  codex:
+    "import Codex CLI session rollouts (default $CODEX_HOME/sessions, ~/.codex/sessions) into `sessions` and `messages`; unchanged files are skipped",
   jsonl: "import a JSONL file (one record object per line) with --manifest <file> or --infer",
   json: "import a JSON file (a top-level array of record objects) with --manifest <file> or --infer",
   csv: "import a CSV file (a header row, then one record per row) with --manifest <file> or --infer",
@@ -34,15 +47,22 @@ const DESCRIPTIONS: Record<ImportKind, string> = {
 export function register(program: Command, context: CliContext): void {
   const command = program
     .command("import")
-    .description("import a data file into a connection (mbox, chatgpt, jsonl, json, csv)");
+    .description(
+      "import a data file into a connection (mbox, chatgpt, claude, claude-code, codex, jsonl, json, csv)",
+    );
   for (const kind of Object.keys(DESCRIPTIONS) as ImportKind[]) {
+    const folder = defaultImportPath(kind);
+    const label = defaultConnectionLabel(kind, "");
     const sub = command
       .command(kind)
       .description(DESCRIPTIONS[kind])
-      .argument("<file>", "the file to import")
+      .argument(
+        folder ? "[dir]" : "<file>",
+        folder ? `the folder of logs to import (default: ${folder})` : "the file to import",
+      )
       .option(
         "--connection <label>",
-        `account label of the connection (default: ${kind === "chatgpt" ? '"ChatGPT"' : "the file name"})`,
+        `account label of the connection (default: ${label ? `"${label}"` : "the file name"})`,
       )
       .addOption(new Option("--batch-size <n>", "records per transaction").default("500").hideHelp());
     if (kind === "csv" || kind === "json" || kind === "jsonl") {
@@ -59,7 +79,8 @@ export function register(program: Command, context: CliContext): void {
           "with --infer: also write the inferred manifest, to edit and pass as --manifest",
         );
     }
-    sub.action(async (file: string, flags: ImportFlags) => {
+    sub.action(async (given: string | undefined, flags: ImportFlags) => {
+      const file = given ?? folder ?? "";
       const result = await runImportCommand(context, kind, file, flags);
       process.stdout.write(
         formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
@@ -106,6 +127,7 @@ export async function runImportCommand(
       path: file,
       connectionLabel: flags.connection,
       generic,
+      stateDir: homePaths(context.home).importState,
       batchSize,
       onProgress: bar
         ? (p) => {
@@ -169,6 +191,12 @@ export function formatSummary(
     `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
     `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
   ];
+  if (result.files) {
+    const f = result.files;
+    lines.push(
+      `  files: ${f.filesRead} read, ${f.files} unchanged since the last import and skipped (their records count as unchanged)`,
+    );
+  }
   const streams = Object.entries(result.perStream);
   if (streams.length > 1) {
     for (const [stream, c] of streams) {
