@@ -113,8 +113,34 @@ function streamProblems(stream: StreamDef, at: string): string[] {
   return problems;
 }
 
+/**
+ * Deepest JSON nesting (objects and arrays) a manifest may have. A stream's schema starts at level
+ * 4 (manifest, streams, stream, schema) and each nested object field adds two (properties, field),
+ * so this allows 30 levels of nested fields: far beyond any real connector, and bounded so that
+ * the recursive checks below can never exhaust the stack (a depth of ~1,000 used to answer 500).
+ */
+export const MAX_MANIFEST_DEPTH = 64;
+
+/** True when `input` nests deeper than `limit`; iterative, so any depth is safe to measure. */
+function nestsDeeperThan(input: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[input, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (value === null || typeof value !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Parse and validate a manifest; throws manifest_invalid listing (up to 10) problems. */
 export function validateManifest(input: unknown): Manifest {
+  if (nestsDeeperThan(input, MAX_MANIFEST_DEPTH)) {
+    const problem = `manifest: nested deeper than ${MAX_MANIFEST_DEPTH} levels of objects and arrays; flatten the schema`;
+    throw new PdppError("manifest_invalid", `manifest invalid: ${problem}.`, {
+      details: { problems: [problem], problem_count: 1 },
+    });
+  }
   const parsed = manifestSchema.safeParse(input);
   let problems: string[];
   if (!parsed.success) {

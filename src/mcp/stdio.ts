@@ -3,6 +3,7 @@
 // the environment) makes it exit 77 without retrying with other credentials.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { readCredentials } from "../config/credentials.js";
+import { readSecretFile } from "../config/secret-file.js";
 import { isPdppError, PdppError } from "../core/errors.js";
 import { OWNER_TOKEN_PREFIX } from "../core/ids.js";
 import type { TokenAnswer } from "../core/wire.js";
@@ -36,6 +37,19 @@ export function ownerTokenEnvVars(env: NodeJS.ProcessEnv): string[] {
     .map(([name]) => name);
 }
 
+/**
+ * True when a --token-file holds an owner token anywhere (as a credentials file's token or as the
+ * bare token): that is a refusal (77), not a malformed file (1). Unreadable files answer false
+ * and are reported by the credentials reader.
+ */
+export function tokenFileHoldsOwnerToken(path: string): boolean {
+  try {
+    return (readSecretFile(path) ?? "").includes(OWNER_TOKEN_PREFIX);
+  } catch {
+    return false;
+  }
+}
+
 export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart> {
   const env = options.env ?? process.env;
   const refuse = (message: string): StdioStart => ({
@@ -47,6 +61,11 @@ export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart
   if (owners.length > 0) {
     return refuse(
       `pdpp mcp: refusing to start: an owner token is present in the environment (${owners.join(", ")}); unset it and use a client token.`,
+    );
+  }
+  if (options.tokenFile && tokenFileHoldsOwnerToken(options.tokenFile)) {
+    return refuse(
+      `pdpp mcp: refusing --token-file ${options.tokenFile}: it holds an owner token; save a client token with \`pdpp grant create --save\` and pass that file.`,
     );
   }
   let token = env.PDPP_TOKEN;

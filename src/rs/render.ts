@@ -2,7 +2,7 @@
 // and the ambiguous_connection error (answered from grant metadata alone, no record lookups).
 import type { Context } from "hono";
 import { PdppError } from "../core/errors.js";
-import type { StreamScope } from "../core/grant.js";
+import { type StreamScope, scopeGrantsPath } from "../core/grant.js";
 import { type Catalog, connectionCount, scopesForStream, streamNotFound } from "../core/grant-scope.js";
 import { formatRecordRef, isConnectionId, requireSafeName, STREAM_NAME_RE } from "../core/ids.js";
 import type { FieldPreviewInfo, WireRecord } from "../core/wire.js";
@@ -137,7 +137,26 @@ export function requireOneConnection(
   return { scope: scopes[0], connectionId: scopes[0].connectionIds[0] };
 }
 
-export function toWireRecord(record: StoredRecord, names: Map<string, string>): WireRecord {
+/**
+ * The envelope's `time` as the caller may see it: the value of the stream's time_field, or null
+ * when that field is not granted in the record's scope (the time is a payload value like any
+ * other). Every record and hit the RS renders goes through here, so MCP inherits it.
+ */
+export function visibleTime(
+  scopes: readonly StreamScope[],
+  item: { connectorKey: string; stream: string; time: string | null },
+): string | null {
+  if (item.time === null) return null;
+  const scope = scopes.find((s) => s.connectorKey === item.connectorKey && s.stream.name === item.stream);
+  const timeField = scope?.stream.time_field;
+  return scope && timeField !== undefined && scopeGrantsPath(scope, timeField) ? item.time : null;
+}
+
+export function toWireRecord(
+  record: StoredRecord,
+  options: { names: Map<string, string>; scopes: readonly StreamScope[] },
+): WireRecord {
+  const { names } = options;
   const wire: WireRecord = {
     object: "record",
     id: formatRecordRef(record.connectionId, record.stream, record.recordId),
@@ -147,7 +166,7 @@ export function toWireRecord(record: StoredRecord, names: Map<string, string>): 
     connector_key: record.connectorKey,
     display_name: names.get(record.connectionId) ?? record.connectionId,
     emitted_at: record.emittedAt,
-    time: record.time,
+    time: visibleTime(options.scopes, record),
     data: record.data,
   };
   if (record.deleted) wire.deleted = true;

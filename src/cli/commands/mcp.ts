@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { readCredentials } from "../../config/credentials.js";
 import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
-import { runStdioMcp } from "../../mcp/stdio.js";
+import { runStdioMcp, tokenFileHoldsOwnerToken } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
 import { openStoreAt } from "../../store/open.js";
 
@@ -34,9 +34,10 @@ export function register(program: Command, _context?: unknown): void {
       let closeStore: (() => Promise<void>) | undefined;
       let rsFetch: ((request: Request) => Promise<Response>) | undefined;
       // A credentials file saved for a local store names that store, so --token-file is enough.
+      // An unreadable file or one holding an owner token is reported by runStdioMcp (exit 1 / 77).
       const savedStore =
         options.tokenFile && !options.providerUrl && !process.env.PDPP_PROVIDER_URL
-          ? readCredentials(options.tokenFile).store
+          ? savedStoreOf(options.tokenFile)
           : undefined;
       const storeDir = options.store ?? savedStore;
       if (storeDir) {
@@ -64,4 +65,14 @@ export function register(program: Command, _context?: unknown): void {
       }
       process.stdin.once("end", () => void closeStore?.());
     });
+}
+
+/** The pdpp home a credentials file names, if the file reads as client credentials. */
+function savedStoreOf(tokenFile: string): string | undefined {
+  if (tokenFileHoldsOwnerToken(tokenFile)) return undefined;
+  try {
+    return readCredentials(tokenFile).store;
+  } catch {
+    return undefined;
+  }
 }

@@ -71,7 +71,7 @@ export async function changesPage(
   });
   const body: ListEnvelope<WireRecord> = {
     object: "list",
-    data: result.records.map((r) => toWireRecord(r, options.names)),
+    data: result.records.map((r) => toWireRecord(r, { names: options.names, scopes })),
     has_more: result.hasMore,
     next_cursor: null,
     next_changes_since: signCursor(secret, { k: "chg", f: fp, v: result.lastVersion }),

@@ -37,6 +37,8 @@ export function registerRecord(app: Hono<RsEnv>): void {
       .get("deps")
       .store.getRecord(scope, { connectionId: target, recordId }, { fields, previewChars });
     if (!record) throw recordNotFound();
-    return sendJson(c, toWireRecord(record, connectionNames(catalog)), { records: 1 });
+    return sendJson(c, toWireRecord(record, { names: connectionNames(catalog), scopes: [scope] }), {
+      records: 1,
+    });
   });
 }

@@ -99,7 +99,7 @@ export function registerRecords(app: Hono<RsEnv>): void {
         : null;
     const body: ListEnvelope<WireRecord> = {
       object: "list",
-      data: result.records.map((r) => toWireRecord(r, names)),
+      data: result.records.map((r) => toWireRecord(r, { names, scopes })),
       has_more: result.hasMore,
       next_cursor: nextCursor,
       meta: { ...(count === "exact" ? { count: result.count ?? 0 } : {}), warnings },

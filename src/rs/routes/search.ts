@@ -25,14 +25,26 @@ import { noteRead, sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
 import { checkQueryLength } from "../read-params.js";
-import { checkStreamName, connectionIdParam, connectionNames, cursorBearer, loadCatalog } from "../render.js";
+import {
+  checkStreamName,
+  connectionIdParam,
+  connectionNames,
+  cursorBearer,
+  loadCatalog,
+  visibleTime,
+} from "../render.js";
 
 export const DEFAULT_RANK_WINDOW = 10_000;
 /** Deepest offset a search cursor may reach (keeps deep paging from scanning without bound). */
 const MAX_SEARCH_OFFSET = 10_000;
 
-function toHit(hit: StoredSearchHit, names: Map<string, string>): SearchHit {
-  const display = names.get(hit.connectionId) ?? hit.connectionId;
+function toHit(
+  hit: StoredSearchHit,
+  options: { names: Map<string, string>; scopes: StreamScope[] },
+): SearchHit {
+  const display = options.names.get(hit.connectionId) ?? hit.connectionId;
+  // A hidden time_field is neither the hit's time nor part of its fallback title.
+  const time = visibleTime(options.scopes, hit);
   return {
     connection_id: hit.connectionId,
     connector_key: hit.connectorKey,
@@ -41,8 +53,8 @@ function toHit(hit: StoredSearchHit, names: Map<string, string>): SearchHit {
     record_id: hit.recordId,
     id: formatRecordRef(hit.connectionId, hit.stream, hit.recordId),
     // Never the snippet: a title must identify the record, not repeat the match.
-    title: hit.title ?? `${display} · ${hit.stream} · ${hit.time ?? hit.emittedAt}`,
-    time: hit.time,
+    title: hit.title ?? `${display} · ${hit.stream} · ${time ?? hit.emittedAt}`,
+    time,
     snippet: hit.snippet,
     matched_fields: hit.matchedFields,
     score: hit.score,
@@ -124,7 +136,7 @@ export function registerSearch(app: Hono<RsEnv>): void {
     const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
     const body: ListEnvelope<SearchHit> = {
       object: "list",
-      data: result.hits.map((h) => toHit(h, names)),
+      data: result.hits.map((h) => toHit(h, { names, scopes })),
       has_more: hasMore,
       next_cursor: hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null,
       meta: { warnings, recall },
