@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   connection_not_found: 404,
   connector_not_found: 404,
   grant_not_found: 404,
+  authorization_not_found: 404,
   route_not_found: 404,
   // 405
   method_not_allowed: 405,

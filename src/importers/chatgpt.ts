@@ -171,7 +171,7 @@ function epochToIso(value: unknown): string | null {
   return new Date(Math.round(value * 1000)).toISOString();
 }
 
-export async function isZip(path: string): Promise<boolean> {
+async function isZip(path: string): Promise<boolean> {
   let handle: FileHandle;
   try {
     handle = await open(path, "r");

@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { agentLogManifest, SESSION_FACTS } from "./agent-log-manifest.js";
 import { contentBlocks, inputText, isObject, isoTime, resultText, stringOr } from "./content-blocks.js";
+import type { ImportFormat } from "./import-format.js";
 import { type LogFile, type LogLine, openLogDirSource } from "./log-dir.js";
 import { newSession, offerTitle, type SessionSummary, setFact, titleOf, touch } from "./session-summary.js";
 import type { ImportItem, ImportSource } from "./types.js";
@@ -32,6 +33,28 @@ export function openClaudeCodeSource(dir: string): Promise<ImportSource> {
     noLogsHint: "Claude Code writes them to ~/.claude/projects/<project>/<session>.jsonl; pass that folder.",
   });
 }
+
+export const CLAUDE_CODE_FORMAT: ImportFormat = {
+  name: "claude-code",
+  description:
+    "import Claude Code session logs (default ~/.claude/projects) into `sessions` and `messages`; unchanged log files are skipped",
+  argument: {
+    syntax: "[dir]",
+    description: `the folder of session logs (default: ${defaultClaudeCodeDir()})`,
+  },
+  defaultPath: () => defaultClaudeCodeDir(),
+  defaultLabel: () => "Claude Code",
+  open: (path) => openClaudeCodeSource(path),
+  detect: async (probe) => {
+    // A folder (or one .jsonl log) whose lines carry sessionId + a type of user/assistant/summary.
+    const log = probe.kind === "file" ? probe.path : probe.entries.find((e) => e.endsWith(".jsonl"));
+    if (!log || probe.kind === "zip") return 0;
+    const text = probe.kind === "file" ? probe.headText : await probe.head(log);
+    if (!text) return 0;
+    const first = text.split("\n").slice(0, 5).join("\n");
+    return /"sessionId"\s*:/.test(first) && /"type"\s*:\s*"(user|assistant|summary)"/.test(first) ? 0.9 : 0;
+  },
+};
 
 /** Entries that are internal prompts rather than something the user typed (not used as a title). */
 const NOT_A_PROMPT = /^\s*<(command-|local-command-|system-reminder|user-prompt-submit-hook)|^Caveat: /;

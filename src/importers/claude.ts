@@ -2,29 +2,48 @@
 // conversations + messages. Message ids are scoped to their conversation; content blocks become text,
 // thinking and tool text; attachments and files are kept as metadata (their extracted text is searchable).
 import { PdppError } from "../core/errors.js";
-import { isZip, openZipEntry } from "./chatgpt.js";
 import { CLAUDE_MANIFEST } from "./claude-manifest.js";
 import { contentBlocks, inputText, isObject, isoTime, resultText, stringOr } from "./content-blocks.js";
 import { countChunks, openCountedInput } from "./file-input.js";
+import type { ImportFormat } from "./import-format.js";
 import { streamJsonArray } from "./json-array-stream.js";
 import type { ImportItem, ImportSource } from "./types.js";
+import { isZipFile, listZip, openZipMember } from "./zip-file.js";
+
+export const CLAUDE_FORMAT: ImportFormat = {
+  name: "claude",
+  description:
+    "import a claude.ai data export (the zip or its conversations.json) into `conversations` and `messages`",
+  // Every export has a new file name; the same label maps a newer export onto the same connection.
+  defaultLabel: () => "Claude",
+  open: (path) => openClaudeSource(path),
+  detect: async (probe) => {
+    const text = await probe.head("conversations.json");
+    // claude.ai conversations carry `chat_messages` (ChatGPT's carry a `mapping`); a zip of the export
+    // also holds users.json.
+    if (text === null || !/^\s*\[\s*\{/.test(text) || !/"chat_messages"\s*:/.test(text)) return 0;
+    return /"sender"\s*:|"uuid"\s*:/.test(text) ? 0.9 : 0.7;
+  },
+};
 
 /** Open a claude.ai export: the zip (its conversations.json is streamed, never extracted) or the file. */
 export async function openClaudeSource(path: string): Promise<ImportSource> {
-  if (await isZip(path)) {
-    const entry = await openZipEntry(path, "conversations.json").catch((error: unknown) => {
-      if (!(error instanceof PdppError)) throw error;
+  if (await isZipFile(path)) {
+    const member = (await listZip(path)).find(
+      (m) => m.name === "conversations.json" || m.name.endsWith("/conversations.json"),
+    );
+    if (!member) {
       throw new PdppError(
         "invalid_request",
         "the zip has no conversations.json: pass the claude.ai export zip (Settings → Privacy → Export data) or its conversations.json.",
       );
-    });
-    const counted = countChunks(entry);
+    }
+    const counted = countChunks((await openZipMember(path, member.name)) as AsyncIterable<Buffer>);
     return {
       manifest: CLAUDE_MANIFEST,
       items: claudeItems(counted.chunks),
       bytesRead: counted.bytesRead,
-      totalBytes: entry.totalBytes,
+      totalBytes: member.uncompressedSize,
     };
   }
   const input = openCountedInput(path);

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { agentLogManifest, SESSION_FACTS } from "./agent-log-manifest.js";
 import { isObject, isoTime, resultText, stringOr } from "./content-blocks.js";
+import type { ImportFormat } from "./import-format.js";
 import { type LogFile, type LogLine, openLogDirSource } from "./log-dir.js";
 import { newSession, offerTitle, type SessionSummary, setFact, touch } from "./session-summary.js";
 import type { ImportItem, ImportSource } from "./types.js";
@@ -34,6 +35,27 @@ export function openCodexSource(dir: string): Promise<ImportSource> {
       "Codex writes them to ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl (or $CODEX_HOME/sessions).",
   });
 }
+
+export const CODEX_FORMAT: ImportFormat = {
+  name: "codex",
+  description:
+    "import Codex CLI session rollouts (default $CODEX_HOME/sessions, else ~/.codex/sessions) into `sessions` and `messages`; unchanged files are skipped",
+  argument: { syntax: "[dir]", description: `the folder of rollouts (default: ${defaultCodexDir()})` },
+  defaultPath: () => defaultCodexDir(),
+  defaultLabel: () => "Codex",
+  open: (path) => openCodexSource(path),
+  detect: async (probe) => {
+    // A folder holding rollout-*.jsonl files, or one rollout, whose first line is the session meta.
+    if (probe.kind === "zip") return 0;
+    const log =
+      probe.kind === "file" ? probe.path : probe.entries.find((e) => /(^|\/)rollout-[^/]*\.jsonl$/.test(e));
+    if (!log) return 0;
+    const text = probe.kind === "file" ? probe.headText : await probe.head(log);
+    const first = (text ?? "").split("\n", 1)[0] ?? "";
+    if (/"type"\s*:\s*"session_meta"/.test(first)) return 0.9;
+    return probe.kind === "directory" ? 0.6 : 0;
+  },
+};
 
 /** Text Codex injects as a user message (instructions, environment): kept, as kind `context`. */
 const CONTEXT_PREFIX =

@@ -2,6 +2,8 @@
 // log), every /v1 route, the hosted /mcp mount and the OAuth protected-resource metadata.
 import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
+import { mcpResource } from "../oauth/metadata.js";
+import { type OAuthOptions, registerOAuth } from "../oauth/routes.js";
 import type { Store } from "../store/store.js";
 import { accessLogMiddleware } from "./access-log.js";
 import { authenticate, requireOwner } from "./auth.js";
@@ -29,6 +31,8 @@ export interface AppOptions {
   bindHost?: string; // default "127.0.0.1"
   /** Hosted MCP: called for POST /mcp after the bearer was checked to be a valid CLIENT token. */
   mcp?: (request: Request, context: { token: string; publicUrl: string }) => Promise<Response>;
+  /** The OAuth authorization server of /mcp (src/oauth); options for tests and development. */
+  oauth?: OAuthOptions;
   /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */
   searchRankWindow?: number;
 }
@@ -75,7 +79,7 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
 
   app.use("/v1/*", accessLogMiddleware);
   app.use("/v1/*", async (c, next) => {
-    c.set("auth", await authenticate(deps.store, c.req.raw));
+    c.set("auth", await authenticate(deps.store, c.req.raw, { resource: mcpResource(publicUrl) }));
     await next();
   });
   // Registered before any owner route, so no owner handler can run for a client token.
@@ -94,5 +98,6 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   registerOwnerIngest(app);
   registerOwnerGrants(app);
   registerMcpMount(app, { mcp: options.mcp });
+  registerOAuth(app, options.oauth);
   return app;
 }

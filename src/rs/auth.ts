@@ -2,6 +2,7 @@
 // next call. Tokens are only ever hashed; no error message echoes one.
 import { PdppError } from "../core/errors.js";
 import { CLIENT_TOKEN_PREFIX, hashToken } from "../core/ids.js";
+import { ACCESS_TOKEN_PREFIX, authenticateAccessToken } from "../oauth/access.js";
 import type { Store } from "../store/store.js";
 import type { AuthInfo } from "./env.js";
 
@@ -21,8 +22,22 @@ export function bearerToken(request: Request): string | null {
   return m[1];
 }
 
+export interface AuthenticateOptions {
+  /** This server's /mcp URL: the only audience an OAuth access token may carry here. */
+  resource: string;
+  now?: Date;
+}
+
 /** Resolve a token to its bearer; throws the 401/403 the spec names for each failure. */
-export async function authenticateToken(store: Store, token: string, now = new Date()): Promise<AuthInfo> {
+export async function authenticateToken(
+  store: Store,
+  token: string,
+  options: AuthenticateOptions,
+): Promise<AuthInfo> {
+  const now = options.now ?? new Date();
+  // OAuth access tokens (src/oauth) resolve to the grant the owner chose on the consent page.
+  if (token.startsWith(ACCESS_TOKEN_PREFIX))
+    return authenticateAccessToken(store, token, { ...options, now });
   const hash = hashToken(token);
   // Client tokens are the common case on reads; owner tokens are checked first only when prefixed so.
   if (!token.startsWith(CLIENT_TOKEN_PREFIX) && (await store.isOwnerToken(hash))) {
@@ -51,12 +66,16 @@ export async function authenticateToken(store: Store, token: string, now = new D
   };
 }
 
-export async function authenticate(store: Store, request: Request): Promise<AuthInfo> {
+export async function authenticate(
+  store: Store,
+  request: Request,
+  options: AuthenticateOptions,
+): Promise<AuthInfo> {
   const token = bearerToken(request);
   if (token === null) {
     throw new PdppError("missing_token", "send Authorization: Bearer <token> (an owner or client token).");
   }
-  return authenticateToken(store, token);
+  return authenticateToken(store, token, options);
 }
 
 export function requireOwner(auth: AuthInfo): void {

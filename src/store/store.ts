@@ -269,4 +269,64 @@ export interface Store {
 
   appendAccessLog(entry: AccessLogEntry): Promise<void>;
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
+
+  // OAuth authorization server (src/oauth): registered clients, pending authorizations and the
+  // codes/tokens issued for a grant. Secrets are stored only as SHA-256 hashes.
+  putOAuthClient(client: OAuthClientRecord): Promise<void>;
+  getOAuthClient(clientId: string): Promise<OAuthClientRecord | null>;
+  /** Also deletes pending authorizations that expired before `pending.created_at`. */
+  putOAuthPending(pending: OAuthPendingRecord): Promise<void>;
+  getOAuthPending(pendingId: string): Promise<OAuthPendingRecord | null>;
+  /** Deletes and returns it: a pending authorization is answered at most once. */
+  takeOAuthPending(pendingId: string): Promise<OAuthPendingRecord | null>;
+  putOAuthToken(token: OAuthTokenRecord): Promise<void>;
+  getOAuthToken(tokenHash: string): Promise<OAuthTokenRecord | null>;
+  /** Sets used_at when unset; true only for the one caller that set it (single use, atomic). */
+  markOAuthTokenUsed(tokenHash: string, at: string): Promise<boolean>;
+}
+
+/** A client known to the authorization server: registered by DCR, or a fetched CIMD (cached). */
+export interface OAuthClientRecord {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  /** "dcr" for RFC 7591 registrations; CIMD clients are not stored. */
+  source: "dcr";
+  /** The validated registration metadata, as answered to the client. */
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+/** A validated /authorize request waiting for the owner's decision on the consent page. */
+export interface OAuthPendingRecord {
+  pending_id: string;
+  client_id: string;
+  client_name: string;
+  redirect_uri: string;
+  state: string | null;
+  scope: string | null;
+  resource: string;
+  code_challenge: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/**
+ * An authorization code, access token or refresh token, by hash. All of one approval share its
+ * grant: revoking the grant revokes the whole family.
+ */
+export interface OAuthTokenRecord {
+  token_hash: string;
+  kind: "code" | "access" | "refresh";
+  grant_id: string;
+  client_id: string;
+  resource: string;
+  /** Codes only: the redirect URI and PKCE S256 challenge they are bound to. */
+  redirect_uri: string | null;
+  code_challenge: string | null;
+  scope: string | null;
+  created_at: string;
+  expires_at: string;
+  /** Codes and refresh tokens: when they were redeemed (each is single-use). */
+  used_at: string | null;
 }

@@ -1,5 +1,5 @@
-// `pdpp import mbox|chatgpt|jsonl|json|csv <file>`: stream a file into a connection, with a progress bar on a
-// TTY and a one-screen summary at the end.
+// `pdpp import <format> <file>` (one subcommand per registered format) and `pdpp import <file>` (format
+// detected from the content): stream a file into a connection, with a progress bar on a TTY and a summary.
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import cliProgress from "cli-progress";
@@ -7,16 +7,12 @@ import { type Command, Option } from "commander";
 import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
 import type { Manifest } from "../../core/manifest.js";
+import { detectFormat } from "../../importers/detect.js";
 import type { GenericOptions } from "../../importers/generic.js";
 import { loadManifestFile } from "../../importers/generic.js";
-import {
-  defaultConnectionLabel,
-  defaultImportPath,
-  type ImportFileResult,
-  type ImportKind,
-  importFile,
-} from "../../importers/import-file.js";
+import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
 import { CONTENT_HASH_FIELD } from "../../importers/infer.js";
+import { type FormatFlag, findFormat, IMPORT_FORMATS, type ImportFormat } from "../../importers/registry.js";
 import type { CliContext } from "../context.js";
 
 export interface ImportFlags {
@@ -27,45 +23,52 @@ export interface ImportFlags {
   connector?: string;
   saveManifest?: string;
   batchSize?: string;
+  /** A format's own flags (registry FormatFlag), e.g. dateOrder for whatsapp. */
+  [formatFlag: string]: string | boolean | undefined;
 }
-
-const DESCRIPTIONS: Record<ImportKind, string> = {
-  mbox: "import an mbox file (e.g. a Google Takeout mail export) into stream `messages`",
-  chatgpt:
-    "import a ChatGPT export (conversations.json or the export zip) into `conversations` and `messages`",
-  claude:
-    "import a claude.ai data export (the zip or its conversations.json) into `conversations` and `messages`",
-  "claude-code":
-    "import Claude Code session logs (default ~/.claude/projects) into `sessions` and `messages`; unchanged log files are skipped",
-  codex:
-    "import Codex CLI session rollouts (default $CODEX_HOME/sessions, ~/.codex/sessions) into `sessions` and `messages`; unchanged files are skipped",
-  jsonl: "import a JSONL file (one record object per line) with --manifest <file> or --infer",
-  json: "import a JSON file (a top-level array of record objects) with --manifest <file> or --infer",
-  csv: "import a CSV file (a header row, then one record per row) with --manifest <file> or --infer",
-};
 
 export function register(program: Command, context: CliContext): void {
   const command = program
     .command("import")
     .description(
-      "import a data file into a connection (mbox, chatgpt, claude, claude-code, codex, jsonl, json, csv)",
+      `import a data file into a connection (${IMPORT_FORMATS.map((f) => f.name).join(", ")}); without a format, detect it from the content`,
+    )
+    .argument("[file]", "the file (or folder) to import when the format is left to detection")
+    .option("--connection <label>", "account label of the connection (default: per format)")
+    .addOption(new Option("--batch-size <n>", "records per transaction").default("500").hideHelp());
+  // Detected formats can take their own flags too: declare each distinct one once on the parent.
+  const parentFlags = new Set<string>();
+  for (const format of IMPORT_FORMATS) {
+    if (format.generic || !format.detect) continue;
+    for (const flag of format.flags ?? []) {
+      if (parentFlags.has(flag.flags)) continue;
+      parentFlags.add(flag.flags);
+      command.addOption(formatOption(flag, `${flag.description} (${format.name})`));
+    }
+  }
+  command.action(async (file: string | undefined, flags: ImportFlags) => {
+    if (file === undefined) {
+      command.help({ error: true });
+      return;
+    }
+    const { format } = await detectFormat(file);
+    process.stderr.write(
+      `pdpp: ${basename(file)} looks like ${format.name}: importing it as pdpp import ${format.name}\n`,
     );
-  for (const kind of Object.keys(DESCRIPTIONS) as ImportKind[]) {
-    const folder = defaultImportPath(kind);
-    const label = defaultConnectionLabel(kind, "");
+    await runAndReport(context, format.name, file, flags);
+  });
+
+  for (const format of IMPORT_FORMATS) {
+    const argument = format.argument ?? { syntax: "<file>", description: "the file to import" };
+    const defaultLabel = format.defaultLabel ? `"${format.defaultLabel("")}"` : "the file name";
     const sub = command
-      .command(kind)
-      .description(DESCRIPTIONS[kind])
-      .argument(
-        folder ? "[dir]" : "<file>",
-        folder ? `the folder of logs to import (default: ${folder})` : "the file to import",
-      )
-      .option(
-        "--connection <label>",
-        `account label of the connection (default: ${label ? `"${label}"` : "the file name"})`,
-      )
+      .command(format.name)
+      .description(format.description)
+      .argument(argument.syntax, argument.description)
+      .option("--connection <label>", `account label of the connection (default: ${defaultLabel})`)
       .addOption(new Option("--batch-size <n>", "records per transaction").default("500").hideHelp());
-    if (kind === "csv" || kind === "json" || kind === "jsonl") {
+    for (const flag of format.flags ?? []) sub.addOption(formatOption(flag, flag.description));
+    if (format.generic) {
       sub
         .option("--manifest <file>", "connector manifest (JSON) declaring the stream")
         .option("--infer", "infer the manifest from the file (types, key, time field)")
@@ -79,15 +82,37 @@ export function register(program: Command, context: CliContext): void {
           "with --infer: also write the inferred manifest, to edit and pass as --manifest",
         );
     }
-    sub.action(async (given: string | undefined, flags: ImportFlags) => {
-      const file = given ?? folder ?? "";
-      const result = await runImportCommand(context, kind, file, flags);
-      process.stdout.write(
-        formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
-      );
-      if (result.connectionRemoved || (result.read === 0 && result.rejected > 0)) process.exitCode = 1;
+    sub.action(async (file: string | undefined, own: ImportFlags) => {
+      // Commander lets the parent `import` consume the options it shares with a format (--connection and
+      // the detected formats' flags) wherever they stand; given on the command line, they apply here too.
+      const flags: ImportFlags = { ...own };
+      for (const [key, value] of Object.entries(command.opts())) {
+        if (command.getOptionValueSource(key) === "cli") flags[key] = value as string | boolean;
+      }
+      const path = file ?? format.defaultPath?.();
+      if (path === undefined)
+        throw new PdppError("invalid_request", `pdpp import ${format.name} needs a file.`);
+      await runAndReport(context, format.name, path, flags);
     });
   }
+}
+
+function formatOption(flag: FormatFlag, description: string): Option {
+  const option = new Option(flag.flags, description);
+  return flag.defaultValue === undefined ? option : option.default(flag.defaultValue);
+}
+
+async function runAndReport(
+  context: CliContext,
+  kind: string,
+  file: string,
+  flags: ImportFlags,
+): Promise<void> {
+  const result = await runImportCommand(context, kind, file, flags);
+  process.stdout.write(
+    formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
+  );
+  if (result.connectionRemoved || (result.read === 0 && result.rejected > 0)) process.exitCode = 1;
 }
 
 export async function runImportCommand(
@@ -96,8 +121,9 @@ export async function runImportCommand(
   file: string,
   flags: ImportFlags,
 ): Promise<ImportFileResult> {
+  const format = findFormat(kind);
   const generic: GenericOptions = {};
-  if (kind === "csv" || kind === "json" || kind === "jsonl") {
+  if (format.generic) {
     if (flags.manifest && flags.infer)
       throw new PdppError("invalid_request", "pass either --manifest or --infer, not both.");
     if (!flags.manifest && !flags.infer) {
@@ -127,6 +153,7 @@ export async function runImportCommand(
       path: file,
       connectionLabel: flags.connection,
       generic,
+      flags: formatFlagValues(format, flags),
       stateDir: homePaths(context.home).importState,
       batchSize,
       onProgress: bar
@@ -149,6 +176,16 @@ export async function runImportCommand(
     if (started) bar?.stop();
     await app.close();
   }
+}
+
+/** The format's own flags out of commander's options (they are validated by the format's open). */
+function formatFlagValues(format: ImportFormat, flags: ImportFlags): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const flag of format.flags ?? []) {
+    const key = new Option(flag.flags).attributeName();
+    if (flags[key] !== undefined) values[key] = flags[key];
+  }
+  return values;
 }
 
 /** Every {name} here is cli-progress's own or a payload key passed to start()/update() above. */

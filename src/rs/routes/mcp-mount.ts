@@ -2,6 +2,7 @@
 // and RFC 9728 protected-resource metadata that 401s point to.
 import type { Context, Hono } from "hono";
 import { PdppError } from "../../core/errors.js";
+import { mcpResource, protectedResourceMetadata } from "../../oauth/metadata.js";
 import type { AppOptions } from "../app.js";
 import { authenticateToken, bearerToken } from "../auth.js";
 import { MAX_JSON_BODY_BYTES } from "../body.js";
@@ -11,15 +12,8 @@ import { errorResponse } from "../errors.js";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 
 function metadata(c: Context<RsEnv>): Response {
-  const { publicUrl } = c.get("deps");
-  return c.json({
-    resource: `${publicUrl}/mcp`,
-    resource_name: "pdpp",
-    bearer_methods_supported: ["header"],
-    // No authorization server: the owner issues client tokens with `pdpp grant create`.
-    authorization_servers: [],
-    resource_documentation: `${publicUrl}/v1/schema`,
-  });
+  // pdpp serve is the OAuth authorization server of its own /mcp (src/oauth).
+  return c.json(protectedResourceMetadata(c.get("deps").publicUrl));
 }
 
 async function handleMcp(c: Context<RsEnv>, options: { mcp: AppOptions["mcp"] }): Promise<Response> {
@@ -30,7 +24,7 @@ async function handleMcp(c: Context<RsEnv>, options: { mcp: AppOptions["mcp"] })
     if (raw === null)
       throw new PdppError("missing_token", "send Authorization: Bearer <client token> (pdpp grant create).");
     token = raw;
-    const auth = await authenticateToken(store, token);
+    const auth = await authenticateToken(store, token, { resource: mcpResource(publicUrl) });
     if (auth.bearer.kind === "owner") {
       throw new PdppError(
         "owner_token_refused",

@@ -1,5 +1,6 @@
 // Versioned schema migrations for the Postgres store, applied in one transaction under an advisory lock.
 import type pg from "pg";
+import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { inTransaction } from "./pool.js";
 
 interface Migration {
@@ -146,6 +147,12 @@ CREATE INDEX records_stream_time_nf ON records (stream, time NULLS FIRST, connec
   INCLUDE (deleted);
 DROP INDEX records_stream_time;
 `,
+  },
+  {
+    version: 4,
+    name: "oauth",
+    // The OAuth authorization server's clients, pending authorizations and hashed codes/tokens.
+    sql: OAUTH_TABLES_SQL,
   },
 ];
 

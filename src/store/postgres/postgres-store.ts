@@ -14,6 +14,9 @@ import type {
   IngestResult,
   ListQuery,
   ListResult,
+  OAuthClientRecord,
+  OAuthPendingRecord,
+  OAuthTokenRecord,
   SearchQuery,
   SearchResult,
   Store,
@@ -27,6 +30,7 @@ import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";
+import * as oauth from "./oauth.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
@@ -157,5 +161,29 @@ class PostgresStore implements Store {
   }
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
     return admin.listAccessLog(this.pool, options);
+  }
+  putOAuthClient(client: OAuthClientRecord): Promise<void> {
+    return oauth.putOAuthClient(this.pool, client);
+  }
+  getOAuthClient(clientId: string): Promise<OAuthClientRecord | null> {
+    return oauth.getOAuthClient(this.pool, clientId);
+  }
+  putOAuthPending(pending: OAuthPendingRecord): Promise<void> {
+    return oauth.putOAuthPending(this.pool, pending);
+  }
+  getOAuthPending(pendingId: string): Promise<OAuthPendingRecord | null> {
+    return oauth.getOAuthPending(this.pool, pendingId);
+  }
+  takeOAuthPending(pendingId: string): Promise<OAuthPendingRecord | null> {
+    return oauth.takeOAuthPending(this.pool, pendingId);
+  }
+  putOAuthToken(token: OAuthTokenRecord): Promise<void> {
+    return oauth.putOAuthToken(this.pool, token);
+  }
+  getOAuthToken(tokenHash: string): Promise<OAuthTokenRecord | null> {
+    return oauth.getOAuthToken(this.pool, tokenHash);
+  }
+  markOAuthTokenUsed(tokenHash: string, at: string): Promise<boolean> {
+    return oauth.markOAuthTokenUsed(this.pool, tokenHash, at);
   }
 }

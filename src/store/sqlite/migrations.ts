@@ -1,6 +1,7 @@
 // Versioned schema of the SQLite store: each migration runs once, inside a transaction, and is
 // recorded in schema_migrations.
 import type { SqliteDb } from "./db.js";
+import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { reindexSearch } from "./search-reindex.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
@@ -81,6 +82,8 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
     `,
   },
   { version: 2, sql: "", run: reindexSearch },
+  // The OAuth authorization server's clients, pending authorizations and hashed codes/tokens.
+  { version: 3, sql: OAUTH_TABLES_SQL },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

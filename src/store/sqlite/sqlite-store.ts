@@ -9,6 +9,9 @@ import type {
   IngestOp,
   IngestResult,
   ListQuery,
+  OAuthClientRecord,
+  OAuthPendingRecord,
+  OAuthTokenRecord,
   SearchQuery,
   Store,
   StoredGrant,
@@ -18,6 +21,7 @@ import { SqliteAdmin } from "./admin.js";
 import { aggregate } from "./aggregate.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
+import { SqliteOAuth } from "./oauth.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
 import { readFieldWindow } from "./windows.js";
@@ -25,9 +29,11 @@ import { readFieldWindow } from "./windows.js";
 class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly admin: SqliteAdmin;
+  private readonly oauth: SqliteOAuth;
 
   constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
+    this.oauth = new SqliteOAuth(db);
   }
 
   async close() {
@@ -137,6 +143,30 @@ class SqliteStore implements Store {
   }
   async listAccessLog(options: { limit: number; grantId?: string }) {
     return this.admin.listAccessLog(options);
+  }
+  async putOAuthClient(client: OAuthClientRecord) {
+    this.oauth.putClient(client);
+  }
+  async getOAuthClient(clientId: string) {
+    return this.oauth.getClient(clientId);
+  }
+  async putOAuthPending(pending: OAuthPendingRecord) {
+    this.oauth.putPending(pending);
+  }
+  async getOAuthPending(pendingId: string) {
+    return this.oauth.getPending(pendingId);
+  }
+  async takeOAuthPending(pendingId: string) {
+    return this.oauth.takePending(pendingId);
+  }
+  async putOAuthToken(token: OAuthTokenRecord) {
+    this.oauth.putToken(token);
+  }
+  async getOAuthToken(tokenHash: string) {
+    return this.oauth.getToken(tokenHash);
+  }
+  async markOAuthTokenUsed(tokenHash: string, at: string) {
+    return this.oauth.markTokenUsed(tokenHash, at);
   }
 }
 

@@ -1,0 +1,76 @@
+// Mounts the OAuth authorization server on the RS app: discovery metadata, /authorize, /token,
+// /register (RFC 7591) and /revoke (RFC 7009). The consent page itself is owner-web's
+// (/consent/<pending id>), which answers through ./pending.ts.
+import type { Context, Hono } from "hono";
+import { PdppError } from "../core/errors.js";
+import { readBodyText } from "../rs/body.js";
+import type { RsEnv } from "../rs/env.js";
+import { handleAuthorize } from "./authorize.js";
+import { CimdResolver } from "./cimd.js";
+import { MAX_REGISTRATION_BYTES, RegistrationError, validateRegistration } from "./clients.js";
+import { noStore, OAuthFailure, oauthEndpoint } from "./form.js";
+import { authorizationServerMetadata, OAUTH_PATHS } from "./metadata.js";
+import { RateLimiter } from "./rate-limit.js";
+import { handleRevoke } from "./revoke.js";
+import { handleToken } from "./token.js";
+
+export interface OAuthOptions {
+  /** Tests and local development only: accept http://127.0.0.1… client_id metadata URLs. */
+  allowLoopbackClientIds?: boolean;
+  /** Registrations per minute, per caller address and overall (defaults 20 and 60). */
+  registrationsPerMinute?: { perKey: number; total: number };
+}
+
+function callerKey(c: Context<RsEnv>): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "unknown";
+}
+
+async function register(c: Context<RsEnv>, limiter: RateLimiter): Promise<Response> {
+  return oauthEndpoint(c, async () => {
+    if (!limiter.allow(callerKey(c)))
+      throw new OAuthFailure(
+        "too_many_requests",
+        "too many client registrations; try again in a minute.",
+        429,
+      );
+    let text: string;
+    try {
+      text = await readBodyText(c.req.raw, MAX_REGISTRATION_BYTES);
+    } catch (error) {
+      if (error instanceof PdppError && error.code === "payload_too_large")
+        throw new OAuthFailure("invalid_client_metadata", "a registration is limited to 16 KiB.", 413);
+      throw error;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new OAuthFailure("invalid_client_metadata", "the registration body must be JSON.");
+    }
+    try {
+      const client = validateRegistration(body);
+      await c.get("deps").store.putOAuthClient(client);
+      noStore(c);
+      return c.json(client.metadata, 201);
+    } catch (error) {
+      if (error instanceof RegistrationError) throw new OAuthFailure(error.code, error.message);
+      throw error;
+    }
+  });
+}
+
+export function registerOAuth(app: Hono<RsEnv>, options: OAuthOptions = {}): void {
+  const cimd = new CimdResolver({ allowLoopbackHttp: options.allowLoopbackClientIds === true });
+  const limiter = new RateLimiter({
+    perKey: options.registrationsPerMinute?.perKey ?? 20,
+    total: options.registrationsPerMinute?.total ?? 60,
+    windowMs: 60_000,
+  });
+  const metadata = (c: Context<RsEnv>) => c.json(authorizationServerMetadata(c.get("deps").publicUrl));
+  app.get(OAUTH_PATHS.serverMetadata, metadata);
+  app.get(OAUTH_PATHS.authorize, (c) => handleAuthorize(c, cimd));
+  app.post(OAUTH_PATHS.token, handleToken);
+  app.post(OAUTH_PATHS.register, (c) => register(c, limiter));
+  app.post(OAUTH_PATHS.revoke, handleRevoke);
+}

@@ -1,0 +1,85 @@
+// `pdpp import FILE` auto-detection: each fixture is recognized as its format, unclear input is refused
+// with a message naming what to do.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { PdppError } from "../../src/core/errors.js";
+import { detectFormat } from "../../src/importers/detect.js";
+import { IMPORT_FORMATS } from "../../src/importers/registry.js";
+import { branchedConversation } from "../helpers-importers/chatgpt-fixture.js";
+import { simpleMbox } from "../helpers-importers/simple-mbox.js";
+import { buildStoredZip } from "../helpers-importers/zip-writer.js";
+
+function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pdpp-detect-"));
+    try {
+      await fn(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+async function detected(path: string): Promise<string> {
+  return (await detectFormat(path)).format.name;
+}
+
+async function refusal(path: string): Promise<string> {
+  try {
+    const { format } = await detectFormat(path);
+    return `chose ${format.name}`;
+  } catch (error) {
+    assert.ok(error instanceof PdppError, String(error));
+    return error.message;
+  }
+}
+
+const chatgptJson = () => JSON.stringify([branchedConversation("c1", 1_700_000_000)], null, 2);
+
+test("every format name is registered once; generic formats never take part in detection", () => {
+  const names = IMPORT_FORMATS.map((f) => f.name);
+  assert.equal(new Set(names).size, names.length);
+  for (const name of ["mbox", "chatgpt", "jsonl", "json", "csv"]) assert.ok(names.includes(name), name);
+});
+
+test(
+  "detects mbox and ChatGPT (file and zip)",
+  withDir(async (dir) => {
+    writeFileSync(join(dir, "All mail.mbox"), simpleMbox(3));
+    writeFileSync(join(dir, "conversations.json"), chatgptJson());
+    writeFileSync(
+      join(dir, "export.zip"),
+      buildStoredZip({ "user.json": "{}", "conversations.json": chatgptJson(), "chat.html": "<html>" }),
+    );
+    assert.equal(await detected(join(dir, "All mail.mbox")), "mbox");
+    assert.equal(await detected(join(dir, "conversations.json")), "chatgpt");
+    assert.equal(await detected(join(dir, "export.zip")), "chatgpt");
+  }),
+);
+
+test(
+  "refuses a plain text file, JSON records, an unknown zip and a missing file, saying what to pass",
+  withDir(async (dir) => {
+    writeFileSync(join(dir, "notes.txt"), "Shopping list\nmilk\neggs\n");
+    assert.match(
+      await refusal(join(dir, "notes.txt")),
+      /^cannot tell the format of notes\.txt \(plain text no importer recognizes\): pass the format, pdpp import <format> .*notes\.txt, one of mbox, chatgpt/,
+    );
+    writeFileSync(join(dir, "rows.json"), '[{"id": 1, "name": "a"}]');
+    assert.match(
+      await refusal(join(dir, "rows.json")),
+      /JSON no importer recognizes.*for a JSON array of records use pdpp import json .*rows\.json --infer\.$/,
+    );
+    writeFileSync(join(dir, "photos.zip"), buildStoredZip({ "a.jpg": "x" }));
+    assert.match(await refusal(join(dir, "photos.zip")), /\(a zip no importer recognizes\)/);
+    mkdirSync(join(dir, "empty-folder"));
+    assert.match(await refusal(join(dir, "empty-folder")), /\(a folder no importer recognizes\)/);
+    assert.match(
+      await refusal(join(dir, "missing.txt")),
+      /^cannot read .*missing\.txt: check that the file exists\.$/,
+    );
+  }),
+);
