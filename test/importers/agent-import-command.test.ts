@@ -76,7 +76,7 @@ test("pdpp import claude-code / codex read their default folders; a re-run skips
 
     const help = await runPdpp(["import", "codex", "--help"], { home, env });
     assert.match(help.stdout, /Usage: pdpp import codex \[options\] \[dir\]/);
-    assert.match(help.stdout, /the folder of logs to import \(default:\s+\S+dot-codex\/sessions\)/);
+    assert.match(help.stdout, /the folder of rollouts \(default:\s+\S+dot-codex\/sessions\)/);
   } finally {
     tmp.cleanup();
   }
