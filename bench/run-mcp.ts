@@ -194,9 +194,9 @@ export async function runMcpScenarios(options: McpBenchOptions): Promise<BenchRo
     const app = createApp({ store, publicUrl: BASE });
     let made: Request[] = [];
     const rs = new InProcessRsClient(
-      async (request) => {
+      async (request, env) => {
         made.push(request.clone());
-        return app.fetch(request);
+        return app.fetch(request, env);
       },
       token,
       BASE,

@@ -42,9 +42,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(options.host)}:${port}`;
   const mcp = createHostedMcpHandler({
-    rsFetch: async (request: Request) => {
+    rsFetch: (request, env) => {
       if (!app) throw new Error("the RS app is not ready");
-      return app.fetch(request);
+      return app.fetch(request, env);
     },
   });
   app = createApp({

@@ -57,7 +57,12 @@ export function clientSetupSnippets(input: SetupInput): SetupSnippet[] {
     },
     { title: "Codex", where: "~/.codex/config.toml", text: toml },
     { title: "Cursor", where: ".cursor/mcp.json (project) or ~/.cursor/mcp.json", text: json },
-    { title: "Gemini CLI", where: "~/.gemini/settings.json (merge into it)", text: json },
+    {
+      title: "Gemini CLI",
+      where:
+        "~/.gemini/settings.json (merge into it; in an untrusted folder Gemini disables MCP servers: choose Trust folder, or /permissions, then check with gemini mcp list)",
+      text: json,
+    },
     {
       title: "Generic stdio",
       where: "any MCP client that spawns a command",
@@ -68,7 +73,7 @@ export function clientSetupSnippets(input: SetupInput): SetupSnippet[] {
     snippets.push({
       title: "Hosted (Streamable HTTP)",
       where:
-        "clients that take a URL; ChatGPT connectors need this URL on public HTTPS (pdpp serve --public-url)",
+        "clients that take a URL and a header (Claude Code, Cursor, VS Code); ChatGPT and claude.ai connectors sign in with OAuth instead of a pasted token (README: Remote agents)",
       text: [
         `url:    ${input.mcpUrl}`,
         `header: Authorization: Bearer ${input.token}`,

@@ -1,5 +1,6 @@
 // Read the MCP servers an agent client is configured with: Claude Desktop / Cursor / Gemini CLI
-// JSON (`mcpServers`, VS Code `servers`) or Codex TOML (`[mcp_servers.<name>]`).
+// JSON (`mcpServers`, VS Code `servers`), Claude Code's ~/.claude.json (user and per-project
+// `mcpServers`) or Codex TOML (`[mcp_servers.<name>]`, under $CODEX_HOME).
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { extname, join } from "node:path";
@@ -31,7 +32,8 @@ export function defaultConfigPaths(home = homedir(), env: NodeJS.ProcessEnv = pr
     join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
     ...(env.APPDATA ? [join(env.APPDATA, "Claude", "claude_desktop_config.json")] : []),
     join(home, ".config", "Claude", "claude_desktop_config.json"),
-    join(home, ".codex", "config.toml"),
+    join(env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex"), "config.toml"),
+    join(home, ".claude.json"),
     join(home, ".cursor", "mcp.json"),
     join(home, ".gemini", "settings.json"),
   ];
@@ -52,9 +54,25 @@ export function parseJsonConfig(path: string, text: string): ClientConfig {
     throw new PdppError("invalid_request", `${path} is not valid JSON: ${(error as Error).message}.`);
   }
   const root = asObject(parsed);
-  const table = asObject(root?.mcpServers) ?? asObject(root?.servers);
-  if (!table) throw new PdppError("invalid_request", `${path} has no "mcpServers" object.`);
+  const table = { ...(asObject(root?.mcpServers) ?? asObject(root?.servers) ?? {}), ...projectServers(root) };
+  if (Object.keys(table).length === 0 && !asObject(root?.mcpServers) && !asObject(root?.servers)) {
+    throw new PdppError("invalid_request", `${path} has no "mcpServers" object.`);
+  }
   return collectServers({ path, format: "json", table });
+}
+
+/**
+ * Claude Code's ~/.claude.json also keeps servers per project (`projects.<dir>.mcpServers`); each
+ * is checked too, named `<name>@<dir>` so it stays apart from a user-scope server of the same name.
+ */
+function projectServers(root: Record<string, unknown> | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [dir, project] of Object.entries(asObject(root?.projects) ?? {})) {
+    for (const [name, entry] of Object.entries(asObject(asObject(project)?.mcpServers) ?? {})) {
+      out[`${name}@${dir}`] = entry;
+    }
+  }
+  return out;
 }
 
 export function parseCodexToml(path: string, text: string): ClientConfig {

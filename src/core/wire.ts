@@ -112,6 +112,8 @@ export interface FieldCapabilities {
 
 export interface SchemaStream {
   name: string;
+  /** `connector_key:stream`, present when another visible connector has a stream of this name. */
+  qualified_name?: string;
   display_name?: string;
   primary_key: string[];
   cursor_field?: string;
@@ -134,7 +136,11 @@ export interface SchemaAnswer {
     display_name: string;
     connections: { connection_id: string; display_name: string }[];
     streams: SchemaStream[];
+    /** MCP index only: names of the streams past the detailed rows (see capSchemaIndex). */
+    more_streams?: string[];
   }[];
+  /** MCP index only: says how the index was capped. */
+  note?: string;
 }
 
 export interface TokenAnswer {

@@ -4,7 +4,7 @@ import type { Manifest } from "../core/manifest.js";
 export const CHATGPT_MANIFEST: Manifest = {
   connector_key: "chatgpt",
   display_name: "ChatGPT",
-  version: "1",
+  version: "2",
   description: "Conversations from a ChatGPT data export (conversations.json or the export zip).",
   streams: [
     {
@@ -48,7 +48,9 @@ export const CHATGPT_MANIFEST: Manifest = {
     {
       name: "messages",
       display_name: "Messages",
-      primary_key: ["message_id"],
+      // Node ids are only unique within one conversation (exports reuse ids like "u1" across them),
+      // so the conversation is part of the key: record ids read `<conversation_id>~<message_id>`.
+      primary_key: ["conversation_id", "message_id"],
       cursor_field: "sent_at",
       time_field: "sent_at",
       title_field: "conversation_title",

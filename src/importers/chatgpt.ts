@@ -192,21 +192,28 @@ export async function openZipEntry(
   path: string,
   baseName: string,
 ): Promise<AsyncIterable<Buffer> & { totalBytes: number }> {
-  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false });
+  const unreadable = (error: unknown) =>
+    new PdppError(
+      "invalid_request",
+      `${path} is not a readable zip (${error instanceof Error ? error.message : String(error)}); re-download the export.`,
+    );
+  const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false }).catch((error) => {
+    throw unreadable(error);
+  });
   const entry = await new Promise<yauzl.Entry | null>((resolve, reject) => {
     zip.on("entry", (e: yauzl.Entry) => {
       if (e.fileName === baseName || e.fileName.endsWith(`/${baseName}`)) resolve(e);
       else zip.readEntry();
     });
     zip.on("end", () => resolve(null));
-    zip.on("error", reject);
+    zip.on("error", (error) => reject(unreadable(error)));
     zip.readEntry();
   });
   if (!entry) {
     zip.close();
     throw new PdppError(
       "invalid_request",
-      `the zip has no ${baseName}: pass a ChatGPT export zip or the file itself.`,
+      `${path} has no ${baseName}: pass a ChatGPT export zip or the file itself.`,
     );
   }
   const stream: Readable = await zip.openReadStreamPromise(entry);

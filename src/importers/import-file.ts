@@ -3,10 +3,16 @@
 import type { Manifest } from "../core/manifest.js";
 import type { GenericOptions } from "./generic.js";
 import { withSkipped } from "./log-dir.js";
-import { connectionIdsOf, deleteConnection, type OwnerApi, openOwnerSink } from "./owner-sink.js";
+import {
+  connectionIdsOf,
+  deleteConnection,
+  type OwnerApi,
+  type OwnerSink,
+  openOwnerSink,
+} from "./owner-sink.js";
 import { defaultConnectionLabel, findFormat, IMPORT_FORMATS } from "./registry.js";
 import { runImport } from "./run-import.js";
-import type { ImportProgress, ImportSummary, SkippedReport } from "./types.js";
+import type { ImportProgress, ImportSink, ImportSummary, SkippedReport } from "./types.js";
 
 export { defaultConnectionLabel } from "./registry.js";
 
@@ -31,14 +37,15 @@ export interface ImportFileOptions {
 }
 
 export interface ImportFileResult extends ImportSummary {
-  connectionId: string;
+  /** Null when nothing was stored and no connection was ever opened. */
+  connectionId: string | null;
   connectorKey: string;
   connectionLabel: string;
   /** The manifest the records were written under (the inferred one with --infer). */
   manifest: Manifest;
   /** Folder importers: files read, and files skipped as unchanged since the last import. */
   files?: SkippedReport;
-  /** True when the import stored nothing and the connection it had just created was removed again. */
+  /** True when the import stored nothing: no new connection (or inferred connector) is left behind. */
   connectionRemoved: boolean;
 }
 
@@ -51,7 +58,15 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
   await source.prepare?.({ api, connectionLabel, stateDir: options.stateDir });
-  const sink = await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
+  // The sink (manifest registration, connection) opens with the first storable batch: a file that
+  // yields nothing (the wrong format, say) leaves neither an inferred connector nor an empty account.
+  let opened: OwnerSink | null = null;
+  const sink: ImportSink = {
+    async write(stream, records) {
+      opened ??= await openOwnerSink(api, { manifest: source.manifest, connectionLabel });
+      return opened.write(stream, records);
+    },
+  };
   const onProgress = options.onProgress;
   const ran = await runImport({
     source: source.items,
@@ -63,16 +78,16 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
   });
   const files = source.skipped?.();
   const summary = files ? withSkipped(ran, files) : ran;
-  // A file that yields nothing storable (the wrong format, say) must not leave an empty account behind.
   const stored = summary.added + summary.updated + summary.unchanged;
-  const connectionRemoved = stored === 0 && !before.has(sink.connectionId);
-  if (connectionRemoved) await deleteConnection(api, sink.connectionId);
+  const written = opened as OwnerSink | null;
+  const connectionRemoved = stored === 0 && (written === null || !before.has(written.connectionId));
+  if (connectionRemoved && written) await deleteConnection(api, written.connectionId);
   // Only now, with every batch committed, may the files read be remembered as read.
-  else await source.commit?.();
+  if (!connectionRemoved) await source.commit?.();
   return {
     ...summary,
-    connectionId: sink.connectionId,
-    connectorKey: sink.connectorKey,
+    connectionId: written?.connectionId ?? files?.connectionId ?? null,
+    connectorKey: source.manifest.connector_key,
     connectionLabel,
     manifest: source.manifest,
     connectionRemoved,

@@ -1,6 +1,7 @@
 // One parsed mail message → the `messages` record. Shared by the mailparser path and the fast path, which
 // both reduce a message to MailFields first, so the record shape has a single definition.
 import { createHash } from "node:crypto";
+import { htmlToText } from "html-to-text";
 import type { AddressObject, ParsedMail } from "mailparser";
 
 /** The parts of a parsed message the record is built from (mailparser's values, as it gives them). */
@@ -144,22 +145,21 @@ export function gmailLabels(header: string | null): string[] {
 
 function bodyText(mail: MailFields): string {
   if (mail.text && mail.text.trim() !== "") return mail.text;
-  // mailparser derives `text` from HTML-only mail; if that gave nothing, strip the tags ourselves.
+  // HTML-only mail: mailparser is asked not to convert (its conversion runs table cells together,
+  // "Hosting$1,000"); here tables keep their cells apart.
   if (typeof mail.html === "string" && mail.html !== "") return htmlToPlain(mail.html);
   return mail.text ?? "";
 }
 
-function htmlToPlain(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, "")
-    .replace(/<br\s*\/?>|<\/(p|div|li|tr|h[1-6])>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+/** Beyond these, HTML is not converted (mailparser's own limits): the body stays the tag-stripped text. */
+const MAX_HTML_CHARS = 10 * 1024 * 1024;
+const MAX_HTML_DEPTH = 200;
+
+/** Readable text of an HTML body: blocks on their own lines, table cells in aligned columns. */
+export function htmlToPlain(html: string): string {
+  if (html.length > MAX_HTML_CHARS) return html.replace(/<[^>]+>/g, " ").trim();
+  return htmlToText(html, {
+    limits: { maxDepth: MAX_HTML_DEPTH },
+    selectors: [{ selector: "table", format: "dataTable", options: { uppercaseHeaderCells: false } }],
+  }).trim();
 }

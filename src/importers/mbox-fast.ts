@@ -1,6 +1,8 @@
 // The mbox fast path: a single-part text/plain message (7bit/8bit/quoted-printable, UTF-8/ASCII/Latin-1)
 // is read without mailparser's stream machinery. It answers exactly what mailparser would (an equivalence
 // test holds it to that); any message outside that shape answers null and goes to mailparser.
+
+import { isUtf8 } from "node:buffer";
 import { parseAddressHeader } from "mailparser";
 import type { MailFields } from "./mail-record.js";
 import { decodeCp1252, decodeQuotedPrintable, decodeWords } from "./mime-decode.js";
@@ -108,7 +110,10 @@ function noWords(value: string): string {
 function bodyText(body: Buffer, charset: string | undefined, encoding: string): string | null {
   const bytes = encoding === "quoted-printable" ? decodeQuotedPrintable(body) : body;
   let text: string | null;
-  if (charset === undefined || UTF8_NAMES.has(charset.toLowerCase().replace(/[^a-z0-9]+/g, ""))) {
+  if (charset === undefined) {
+    // Undeclared: valid UTF-8 stays UTF-8, else windows-1252 (as undeclared-charset.ts tells mailparser).
+    text = isUtf8(bytes) ? bytes.toString("utf8") : decodeCp1252(bytes);
+  } else if (UTF8_NAMES.has(charset.toLowerCase().replace(/[^a-z0-9]+/g, ""))) {
     text = bytes.toString("utf8");
   } else if (CP1252_NAMES.has(charset.toLowerCase())) {
     text = decodeCp1252(bytes);

@@ -7,6 +7,7 @@ import { fastMailFields } from "./mbox-fast.js";
 import { MBOX_MANIFEST } from "./mbox-manifest.js";
 import { splitMbox } from "./mbox-split.js";
 import type { ImportItem, ImportSource } from "./types.js";
+import { declareUndeclaredCharsets } from "./undeclared-charset.js";
 
 export { gmailLabels } from "./mail-record.js";
 
@@ -51,8 +52,9 @@ export async function parseMessage(raw: Buffer): Promise<Record<string, unknown>
 /** The record as mailparser reads the message: every MIME shape; the reference the fast path is held to. */
 export async function parseWithMailparser(raw: Buffer): Promise<Record<string, unknown>> {
   if (!looksLikeMessage(raw)) throw new Error("no header block found");
-  const mail = await simpleParser(raw, {
+  const mail = await simpleParser(declareUndeclaredCharsets(raw), {
     skipTextToHtml: true,
+    skipHtmlToText: true, // mail-record.ts converts HTML-only bodies itself (tables as tables)
     skipImageLinks: true,
     skipTextLinks: true,
     checksumAlgo: "sha256",

@@ -1,24 +1,49 @@
-// Hosted Streamable HTTP MCP (POST /mcp): stateless — a fresh server and transport per request,
-// JSON responses, the RS reached in-process with the caller's own client token.
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// Hosted Streamable HTTP MCP (POST /mcp), stateless in behaviour: one long-lived MCP server per
+// process (built once: no server, transport or validator per request), each POST's messages
+// dispatched to it with that request's own bearer, and the answers returned as JSON. The RS is
+// reached in-process with the caller's own client token, through the RS's own routes.
+//
+// Isolation: the caller's identity (its RsClient) travels with each message as `extra.authInfo`,
+// never in shared state; JSON-RPC ids are rewritten to process-unique ids while in flight, so two
+// callers both using id 1 cannot receive each other's answers; notifications from clients are
+// not dispatched (a cancel could otherwise name another caller's in-flight id).
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type JSONRPCRequest,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 import { PdppError } from "../core/errors.js";
 import { hashToken, OWNER_TOKEN_PREFIX } from "../core/ids.js";
-import { InProcessRsClient, type RsFetch } from "./rs-client.js";
+import { MAX_JSON_BODY_BYTES, readBodyText } from "../rs/body.js";
+import { InProcessRsClient, type RsAppFetch } from "./rs-client.js";
 import { StreamSchemaCache } from "./schema-cache.js";
-import { createPdppMcpServer } from "./server.js";
+import { createMcpDispatcher, type RequestExtra } from "./server.js";
+import type { ToolDeps } from "./tools/types.js";
 
 export interface HostedMcpContext {
   token: string;
   publicUrl: string;
+  /** The request body, already read under the body limit by the mount; read here when absent. */
+  body?: string;
 }
 
+export type HostedMcpHandler = (request: Request, ctx: HostedMcpContext) => Promise<Response>;
+
 const MAX_BEARERS = 256;
+/** Same bound as the SDK's Streamable HTTP transport. */
+const MAX_BATCH = 100;
 
 /**
- * Schema rows per bearer, shared by the per-request servers of one handler: without it every
- * hosted fetch and query_records paid a /v1/schema call. Keyed by token hash (a grant sees its
- * own rows only); a revoked token gains nothing from it, since every data read still goes
- * through the RS. Least recently used bearers are dropped first.
+ * Schema rows per bearer, shared across that bearer's requests: without it every hosted fetch and
+ * query_records paid a /v1/schema call. Keyed by token hash (a grant sees its own rows only); a
+ * revoked token gains nothing from it, since every data read still goes through the RS. Least
+ * recently used bearers are dropped first.
  */
 function bearerSchemaCaches(): (token: string) => StreamSchemaCache {
   const caches = new Map<string, StreamSchemaCache>();
@@ -32,8 +57,6 @@ function bearerSchemaCaches(): (token: string) => StreamSchemaCache {
   };
 }
 
-export type HostedMcpHandler = (request: Request, ctx: HostedMcpContext) => Promise<Response>;
-
 function refuse(): Response {
   const error = new PdppError(
     "owner_token_refused",
@@ -42,33 +65,126 @@ function refuse(): Response {
   return Response.json({ error: error.toBody() }, { status: error.status });
 }
 
-/** Clients that send only `Accept: application/json` still get a JSON answer. */
-async function tolerantAccept(request: Request): Promise<Request> {
-  const accept = request.headers.get("accept") ?? "";
-  if (accept.includes("application/json") && accept.includes("text/event-stream")) return request;
-  const headers = new Headers(request.headers);
-  headers.set("accept", "application/json, text/event-stream");
-  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-  return new Request(request.url, { method: request.method, headers, body });
+/** The JSON-RPC error answers of the SDK's Streamable HTTP transport, same status and codes. */
+function rpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
 }
 
-export function createHostedMcpHandler(options: { rsFetch: RsFetch }): HostedMcpHandler {
+function isJsonContentType(header: string | null): boolean {
+  return (header ?? "").split(";")[0].trim().toLowerCase() === "application/json";
+}
+
+type Pending = { originalId: JSONRPCRequest["id"]; resolve: (message: JSONRPCMessage) => void };
+
+/**
+ * The one connection of the process-wide server: requests go in with a process-unique id and the
+ * caller's dependencies; each answer comes back to the HTTP request that asked, with its own id.
+ */
+class DispatchTransport implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private next = 0;
+  private readonly pending = new Map<number, Pending>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only answers travel back; progress or log notifications have no stream in JSON mode.
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+    const entry = typeof message.id === "number" ? this.pending.get(message.id) : undefined;
+    if (!entry) return;
+    this.pending.delete(message.id as number);
+    entry.resolve({ ...message, id: entry.originalId } as JSONRPCMessage);
+  }
+
+  dispatch(request: JSONRPCRequest, deps: ToolDeps): Promise<JSONRPCMessage> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { originalId: request.id, resolve });
+      this.onmessage?.(
+        { ...request, id },
+        { authInfo: { token: "", clientId: "", scopes: [], extra: { deps } } },
+      );
+    });
+  }
+}
+
+function depsOf(extra: RequestExtra): ToolDeps {
+  const deps = extra.authInfo?.extra?.deps as ToolDeps | undefined;
+  // Unreachable through the dispatcher; a request without its caller must never run.
+  if (!deps) throw new PdppError("internal_error", "hosted MCP request without its caller.");
+  return deps;
+}
+
+/** Parse a POST body into JSON-RPC messages, or the transport's error answer. */
+function parseMessages(request: Request, body: string): JSONRPCMessage[] | Response {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return rpcError(400, -32700, "Parse error: Invalid JSON");
+  }
+  if (Array.isArray(raw) && raw.length > MAX_BATCH) {
+    return rpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
+  }
+  let messages: JSONRPCMessage[];
+  try {
+    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => JSONRPCMessageSchema.parse(m));
+  } catch {
+    return rpcError(400, -32700, "Parse error: Invalid JSON-RPC message");
+  }
+  const initializing = messages.some(isInitializeRequest);
+  if (initializing && messages.length > 1) {
+    return rpcError(400, -32600, "Invalid Request: Only one initialization request is allowed");
+  }
+  const version = request.headers.get("mcp-protocol-version");
+  if (!initializing && version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return rpcError(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+    );
+  }
+  return messages;
+}
+
+export function createHostedMcpHandler(options: { rsFetch: RsAppFetch }): HostedMcpHandler {
   const schemasFor = bearerSchemaCaches();
+  const transport = new DispatchTransport();
+  const server = createMcpDispatcher(depsOf);
+  // connect() only wires callbacks and starts the (no-op) transport: effectively synchronous.
+  const connected = server.connect(transport);
   return async (request, ctx) => {
     // The RS mount already refuses owner tokens; this keeps the adapter safe when mounted elsewhere.
     if (ctx.token.startsWith(OWNER_TOKEN_PREFIX)) return refuse();
-    const rs = new InProcessRsClient(options.rsFetch, ctx.token, ctx.publicUrl);
-    const server = createPdppMcpServer({ rs, providerUrl: ctx.publicUrl, schemas: schemasFor(ctx.token) });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(await tolerantAccept(request));
-    } finally {
-      // JSON responses are complete once handleRequest resolves; free the per-request server.
-      void server.close();
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
+    const body = ctx.body ?? (await readBodyText(request, MAX_JSON_BODY_BYTES));
+    const messages = parseMessages(request, body);
+    if (messages instanceof Response) return messages;
+    const requests = messages.filter(isJSONRPCRequest);
+    // Notifications and responses carry nothing a stateless server acts on: accepted, not dispatched.
+    if (requests.length === 0) return new Response(null, { status: 202 });
+    await connected;
+    const deps: ToolDeps = {
+      rs: new InProcessRsClient(options.rsFetch, ctx.token, ctx.publicUrl),
+      providerUrl: ctx.publicUrl,
+      schemas: schemasFor(ctx.token),
+    };
+    const answers = await Promise.all(requests.map((r) => transport.dispatch(r, deps)));
+    // As the SDK transport answers: one response alone, several as an array.
+    return new Response(JSON.stringify(answers.length === 1 ? answers[0] : answers), {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
   };
 }

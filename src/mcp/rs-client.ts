@@ -1,12 +1,18 @@
 // How the MCP adapter reaches the RS: one interface, two transports (HTTP, in-process app.fetch)
-// that build the same Request objects, tag them with the calling tool, and turn the RS error
-// envelope back into a PdppError. The adapter never enforces grants; the RS does.
+// that build the same Request objects and turn the RS error envelope back into a PdppError. The
+// adapter never enforces grants; the RS does, on the same code path for both entrances.
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { ErrorEnvelope } from "../core/wire.js";
+import { type InProcessCall, type InProcessEnv, inProcessEnv } from "../rs/in-process.js";
 
 export interface RsCall {
-  /** The MCP tool (or resource) this call serves; sent as `x-pdpp-tool` for the access log. */
+  /**
+   * The MCP tool (or resource) this call serves. In-process the access log records it as
+   * `mcp:<tool>`; over HTTP the RS cannot trust a label and logs the route.
+   */
   tool: string;
+  /** The adapter's own lookup (a schema-cache fill), not a read of its own: not logged in-process. */
+  internal?: boolean;
   /** Path under the provider, e.g. `/v1/search`. Segments must already be URI-encoded. */
   path: string;
   query?: [string, string][];
@@ -17,6 +23,9 @@ export interface RsClient {
 }
 
 export type RsFetch = (request: Request) => Promise<Response>;
+
+/** The RS app's own fetch (hono `app.fetch`), given the in-process call context as its env. */
+export type RsAppFetch = (request: Request, env: InProcessEnv) => Response | Promise<Response>;
 
 /** Code of an RS error, falling back by status when the RS sent a code this build does not know. */
 function knownCode(code: unknown, status: number): ErrorCode {
@@ -74,7 +83,6 @@ export class FetchRsClient implements RsClient {
       headers: {
         authorization: `Bearer ${this.token}`,
         accept: "application/json",
-        "x-pdpp-tool": call.tool,
       },
     });
   }
@@ -93,10 +101,27 @@ export class HttpRsClient extends FetchRsClient {
   }
 }
 
-/** Hosted /mcp and `pdpp mcp --store`: the same Requests dispatched to the app without a socket. */
+/**
+ * Hosted /mcp and `pdpp mcp --store`: the same Requests dispatched to the app without a socket,
+ * through the same middleware and route handlers as HTTP (auth, grant scoping, access log). The
+ * call context travels in hono's env; the route hands back its answer object, so the JSON the
+ * adapter would only parse again is never read.
+ */
 export class InProcessRsClient extends FetchRsClient {
-  constructor(fetchFn: RsFetch, token: string, baseUrl = "http://127.0.0.1") {
-    super(fetchFn, { token, baseUrl });
+  private readonly appFetch: RsAppFetch;
+
+  constructor(appFetch: RsAppFetch, token: string, baseUrl = "http://127.0.0.1") {
+    // FetchRsClient's own send is not used: get() below passes each call's context.
+    super(() => Promise.reject(new Error("unused")), { token, baseUrl });
+    this.appFetch = appFetch;
+  }
+
+  override async get<T>(call: RsCall): Promise<T> {
+    const context: InProcessCall = { tool: call.tool, logged: call.internal !== true };
+    const response = await this.appFetch(this.buildRequest(call), inProcessEnv(context));
+    if (!response.ok) throw await errorFromResponse(response);
+    if (context.answer) return context.answer.body as T;
+    return (await response.json()) as T;
   }
 }
 

@@ -1,7 +1,6 @@
 // Per-server cache of one stream's schema rows (title_field, text and binary fields): fetch and
 // query_records need them on every call, and a stdio server lives for a whole session.
 import type { SchemaAnswer, SchemaStream } from "../core/wire.js";
-import { rsApi } from "./rs-api.js";
 import type { RsClient } from "./rs-client.js";
 
 /** Field capabilities change only when a manifest is re-registered; a minute of staleness is harmless. */
@@ -27,7 +26,14 @@ export class StreamSchemaCache {
     const hit = this.entries.get(ref.stream);
     if (hit && now - hit.at < TTL_MS) return hit.answer;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    const answer = rsApi.schema(rs, ref.tool, { stream: ref.stream });
+    // A cache fill is the adapter's own lookup: in-process it is not logged as a read (the tool
+    // call that needed it is); over HTTP the RS logs it as the GET /v1/schema it is.
+    const answer = rs.get<SchemaAnswer>({
+      tool: ref.tool,
+      internal: true,
+      path: "/v1/schema",
+      query: [["stream", ref.stream]],
+    });
     this.entries.set(ref.stream, { at: now, answer });
     // A failed lookup is not remembered: the next call asks the RS again.
     answer.catch(() => this.entries.delete(ref.stream));

@@ -2,6 +2,7 @@
 // transport. Tool failures are results (isError + typed code); protocol failures are errors.
 import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -10,6 +11,8 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isPdppError } from "../core/errors.js";
 import { INSTRUCTIONS } from "./instructions.js";
@@ -19,6 +22,7 @@ import { StreamSchemaCache } from "./schema-cache.js";
 import { parseArgs, toToolError } from "./tool-errors.js";
 import { listedTool } from "./tool-list.js";
 import { ALL_TOOLS } from "./tools/index.js";
+import type { ToolDeps } from "./tools/types.js";
 
 function packageVersion(): string {
   const path = new URL("../../package.json", import.meta.url);
@@ -42,10 +46,23 @@ export interface PdppMcpServerOptions {
   schemas?: StreamSchemaCache;
 }
 
+export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** A server for one bearer (stdio, tests): the same dependencies for every request. */
 export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
   // One cache per bearer: a stdio server owns one; hosted /mcp passes the bearer's shared one.
   const schemas = options.schemas ?? new StreamSchemaCache();
-  const deps = { rs: options.rs, providerUrl: options.providerUrl, schemas };
+  const deps: ToolDeps = { rs: options.rs, providerUrl: options.providerUrl, schemas };
+  return createMcpDispatcher(() => deps);
+}
+
+/**
+ * The server with its handlers, taking each request's dependencies (who is calling, through which
+ * RsClient) from `depsFor(extra)`. Hosted /mcp keeps one of these per process and passes the
+ * caller's identity with each message (extra.authInfo), so nothing of one request is reachable
+ * from another.
+ */
+export function createMcpDispatcher(depsFor: (extra: RequestExtra) => ToolDeps): Server {
   const server = new Server(
     { name: "pdpp", version: VERSION },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -54,7 +71,7 @@ export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ALL_TOOLS.map((t) => listedTool(t)) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
       throw new McpError(
@@ -64,7 +81,7 @@ export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
     }
     try {
       const args = parseArgs(tool.inputSchema, request.params.arguments);
-      const result = await tool.handler(args, deps);
+      const result = await tool.handler(args, depsFor(extra));
       return { ...result };
     } catch (error) {
       return { ...toToolError(error) };
@@ -75,9 +92,9 @@ export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     try {
-      return await readResource(request.params.uri, deps);
+      return await readResource(request.params.uri, depsFor(extra));
     } catch (error) {
       if (isPdppError(error)) {
         // The typed RS code travels in the message (what a model sees) and in data (for hosts).

@@ -7,7 +7,7 @@ import { readSecretFile } from "../config/secret-file.js";
 import { isPdppError, PdppError } from "../core/errors.js";
 import { OWNER_TOKEN_PREFIX } from "../core/ids.js";
 import type { TokenAnswer } from "../core/wire.js";
-import { FetchRsClient, type RsFetch } from "./rs-client.js";
+import { FetchRsClient, InProcessRsClient, type RsAppFetch, type RsClient } from "./rs-client.js";
 import { createPdppMcpServer } from "./server.js";
 
 export const EXIT_OWNER_TOKEN_REFUSED = 77;
@@ -17,8 +17,8 @@ const IN_PROCESS_URL = "http://127.0.0.1";
 export interface StdioMcpOptions {
   providerUrl?: string;
   tokenFile?: string;
-  /** In-process RS (`--store`): requests go to this fetch instead of the network. */
-  rsFetch?: RsFetch;
+  /** In-process RS (`--store`): requests go to the app's own fetch instead of the network. */
+  rsFetch?: RsAppFetch;
   env?: NodeJS.ProcessEnv;
   stderr?: (line: string) => void;
   /** Injected for tests; defaults to process stdin/stdout. */
@@ -27,7 +27,7 @@ export interface StdioMcpOptions {
 
 /** Outcome of the start-up checks: a ready configuration, or an exit code with one stderr line. */
 export type StdioStart =
-  | { ok: true; token: string; baseUrl: string; send: RsFetch }
+  | { ok: true; token: string; baseUrl: string; rs: RsClient }
   | { ok: false; exitCode: number; message: string };
 
 /** Names of environment variables that hold an owner token (values are never printed). */
@@ -95,14 +95,14 @@ export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart
       "pdpp mcp: refusing the owner token; create a client token with `pdpp grant create` and use that.",
     );
   }
-  let send: RsFetch;
+  let rs: RsClient;
   let baseUrl: string;
   if (options.rsFetch) {
-    send = options.rsFetch;
     baseUrl = IN_PROCESS_URL;
+    rs = new InProcessRsClient(options.rsFetch, token, baseUrl);
   } else if (providerUrl) {
-    send = (request) => fetch(request);
     baseUrl = providerUrl;
+    rs = new FetchRsClient((request) => fetch(request), { token, baseUrl });
   } else {
     return {
       ok: false,
@@ -111,7 +111,6 @@ export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart
     };
   }
   try {
-    const rs = new FetchRsClient(send, { token, baseUrl });
     const me = await rs.get<TokenAnswer>({ tool: "token", path: "/v1/token" });
     if (me.kind === "owner")
       return refuse("pdpp mcp: refusing the owner token (the server says so); use a client token.");
@@ -122,7 +121,7 @@ export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart
         : `cannot reach ${baseUrl}: ${(error as Error).message}`;
     return { ok: false, exitCode: EXIT_USER_ERROR, message: `pdpp mcp: ${why}` };
   }
-  return { ok: true, token, baseUrl, send };
+  return { ok: true, token, baseUrl, rs };
 }
 
 /** Start the stdio server; resolves with an exit code only when start-up is refused. */
@@ -133,9 +132,8 @@ export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number
     stderr(start.message);
     return start.exitCode;
   }
-  const rs = new FetchRsClient(start.send, { token: start.token, baseUrl: start.baseUrl });
   // In-process (`--store`) there is no URL a reader could open: documents carry pdpp:// URIs.
-  const server = createPdppMcpServer({ rs, providerUrl: options.rsFetch ? null : start.baseUrl });
+  const server = createPdppMcpServer({ rs: start.rs, providerUrl: options.rsFetch ? null : start.baseUrl });
   await server.connect(options.transport ?? new StdioServerTransport());
   return null;
 }

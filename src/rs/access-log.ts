@@ -1,8 +1,10 @@
 // The access log: one entry per data read (route or MCP tool, grant, stream, connection, record
-// count, bytes, status), written after the response is decided, errors included.
+// count, bytes, status), decided after the response, errors included. The store batches the
+// writes off the request path (see src/store/access-log-buffer.ts).
 import type { Context, MiddlewareHandler } from "hono";
 import { CONNECTION_ID_RE, STREAM_NAME_RE } from "../core/ids.js";
 import type { AccessNote, RsEnv } from "./env.js";
+import { inProcessCall } from "./in-process.js";
 
 const TOOL_NAME_RE = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -11,9 +13,10 @@ export function noteRead(
   c: Context<RsEnv>,
   options: { route: string; stream?: string | null; connectionId?: string | null },
 ): AccessNote {
-  const tool = c.req.header("x-pdpp-tool");
+  // Only the in-process MCP adapter labels its calls (a context no HTTP client can set); a
+  // client's header is never trusted, so every /v1 call from the network is logged as its route.
+  const tool = inProcessCall(c)?.tool;
   const note: AccessNote = {
-    // Requests from the MCP adapter are logged under the tool the agent called.
     route: tool && TOOL_NAME_RE.test(tool) ? `mcp:${tool}` : options.route,
     // Only well-formed names reach the log: hostile input (NUL, huge strings) never becomes a row.
     stream: options.stream && STREAM_NAME_RE.test(options.stream) ? options.stream : null,
@@ -38,6 +41,9 @@ export function sendJson(
     note.bytes = Buffer.byteLength(text);
     note.recordCount = options.records ?? 0;
   }
+  // The in-process adapter takes the object itself (same answer, no JSON parse on its side).
+  const call = inProcessCall(c);
+  if (call) call.answer = { body };
   return c.body(text, (options.status ?? 200) as 200, { "content-type": "application/json; charset=utf-8" });
 }
 
@@ -45,7 +51,7 @@ export const accessLogMiddleware: MiddlewareHandler<RsEnv> = async (c, next) => 
   await next();
   const note = c.get("access");
   const auth = c.get("auth");
-  if (!note || !auth) return;
+  if (!note || !auth || inProcessCall(c)?.logged === false) return;
   const ok = c.res.status < 400;
   await c.get("deps").store.appendAccessLog({
     at: new Date().toISOString(),

@@ -30,7 +30,8 @@ export interface AppOptions {
   allowedHosts?: string[];
   bindHost?: string; // default "127.0.0.1"
   /** Hosted MCP: called for POST /mcp after the bearer was checked to be a valid CLIENT token. */
-  mcp?: (request: Request, context: { token: string; publicUrl: string }) => Promise<Response>;
+  /** The body was read under the 8 MiB limit while it streamed in; the request's own body is spent. */
+  mcp?: (request: Request, context: { token: string; publicUrl: string; body: string }) => Promise<Response>;
   /** The OAuth authorization server of /mcp (src/oauth); options for tests and development. */
   oauth?: OAuthOptions;
   /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */

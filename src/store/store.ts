@@ -267,6 +267,7 @@ export interface Store {
   /** Sets revoked_at (first revocation wins); false when the grant does not exist. */
   revokeGrant(grantId: string, at: string): Promise<boolean>;
 
+  /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
 

@@ -1,6 +1,6 @@
 // The real CLI end to end: init, connections, grants, errors and --help on every command.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -175,6 +175,50 @@ describe("pdpp CLI", () => {
     );
   });
 
+  it("grant create --provider-url: --setup adds the hosted /mcp config; alone, the printed command uses it", async () => {
+    const withSetup = await runPdpp(
+      [
+        "grant",
+        "create",
+        "--client",
+        "hosted",
+        "--stream",
+        "notes:notes",
+        "--setup",
+        "--provider-url",
+        "https://pdpp.example.com/",
+      ],
+      { home },
+    );
+    assert.equal(withSetup.code, 0, withSetup.stderr);
+    const token = /^client token \(shown once; keep it secret\): (pdpp_ct_[A-Za-z0-9_-]+)$/m.exec(
+      withSetup.stdout,
+    )?.[1];
+    assert.ok(token, withSetup.stdout);
+    assert.match(withSetup.stdout, /^── Hosted \(Streamable HTTP\) — /m);
+    assert.ok(
+      withSetup.stdout.includes(
+        `url:    https://pdpp.example.com/mcp\nheader: Authorization: Bearer ${token}\n`,
+      ),
+    );
+
+    const alone = await runPdpp(
+      [
+        "grant",
+        "create",
+        "--client",
+        "remote",
+        "--stream",
+        "notes:notes",
+        "--provider-url",
+        "http://127.0.0.1:7662",
+      ],
+      { home },
+    );
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.ok(alone.stdout.includes(`${BIN} mcp --provider-url http://127.0.0.1:7662\n`), alone.stdout);
+  });
+
   it("audit shows the MCP read made with the grant's token as an aligned row", async () => {
     const audit = await runPdpp(["audit", "--limit", "5"], { home });
     assert.equal(audit.code, 0, audit.stderr);
@@ -224,6 +268,48 @@ describe("pdpp CLI", () => {
       assert.equal(lines.length, 1, `${args.join(" ")} printed ${JSON.stringify(result.stderr)}`);
       assert.match(lines[0], pattern);
     }
+  });
+
+  it("pdpp --home X mcp opens that home; a wrong-format import is one stderr line; a home under a file is refused", async () => {
+    const created = await runPdpp(["grant", "create", "--client", "home-flag", "--stream", "notes:notes"], {
+      home,
+    });
+    const token = /^client token \(shown once; keep it secret\): (pdpp_ct_[A-Za-z0-9_-]+)$/m.exec(
+      created.stdout,
+    )?.[1];
+    assert.ok(token, created.stdout);
+    const client = new Client({ name: "cli-test", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "--home", home, "mcp"],
+        env: { ...getDefaultEnvironment(), PDPP_TOKEN: token },
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const schema = await client.callTool({ name: "schema", arguments: {} });
+      assert.notEqual(schema.isError, true, JSON.stringify(schema.content));
+      assert.match(JSON.stringify(schema.structuredContent), /"connector_key":"notes"/);
+    } finally {
+      await client.close();
+    }
+
+    const wrong = join(tmp.dir, "notes.txt");
+    writeFileSync(wrong, "just some text\n");
+    const imported = await runPdpp(["import", "chatgpt", wrong], { home });
+    assert.equal(imported.code, 1);
+    assert.equal(imported.stdout, "");
+    assert.deepEqual(errorLines(imported), [
+      "pdpp: nothing imported from notes.txt: 1 item rejected, the first at byte 0: expected a top-level JSON array ([…]). Is it a chatgpt file? Nothing was stored.",
+    ]);
+
+    const underFile = join(wrong, "home");
+    const init = await runPdpp(["init"], { home: underFile });
+    assert.equal(init.code, 1);
+    assert.deepEqual(errorLines(init), [
+      `pdpp: cannot create the pdpp home ${underFile}: a part of that path is a file, not a directory; pass --home <dir>.`,
+    ]);
   });
 
   it("commands on a home that was never initialised say to run pdpp init", async () => {

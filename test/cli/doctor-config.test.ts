@@ -2,12 +2,57 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { duplicateServers } from "../../src/cli/commands/doctor.js";
-import { type ConfiguredServer, parseCodexToml, parseJsonConfig } from "../../src/cli/doctor-config.js";
+import {
+  type ConfiguredServer,
+  defaultConfigPaths,
+  parseCodexToml,
+  parseJsonConfig,
+} from "../../src/cli/doctor-config.js";
 import { analyseToolNames, groupCollisions } from "../../src/cli/doctor-names.js";
 import { explainFailure } from "../../src/cli/doctor-probe.js";
 import { PdppError } from "../../src/core/errors.js";
 
 describe("doctor config parsing", () => {
+  it("reads Claude Code's ~/.claude.json: user-scope and per-project mcpServers", () => {
+    const config = parseJsonConfig(
+      "/home/me/.claude.json",
+      JSON.stringify({
+        numStartups: 3,
+        mcpServers: { pdpp: { type: "stdio", command: "node", args: ["pdpp.js", "mcp"], env: {} } },
+        projects: {
+          "/home/me/code/app": {
+            allowedTools: [],
+            mcpServers: { docs: { type: "http", url: "https://docs.example/mcp" } },
+          },
+          "/home/me/code/empty": { allowedTools: [] },
+        },
+      }),
+    );
+    assert.deepEqual(
+      config.servers.map((s) => [s.name, s.transport]),
+      [
+        ["pdpp", "stdio"],
+        ["docs@/home/me/code/app", "http"],
+      ],
+    );
+    const projectsOnly = parseJsonConfig(
+      "/home/me/.claude.json",
+      JSON.stringify({ projects: { "/p": { mcpServers: { a: { command: "x" } } } } }),
+    );
+    assert.deepEqual(
+      projectsOnly.servers.map((s) => s.name),
+      ["a@/p"],
+    );
+  });
+
+  it("looks for Codex under $CODEX_HOME and for Claude Code's ~/.claude.json", () => {
+    const paths = defaultConfigPaths("/home/me", { CODEX_HOME: "/opt/codex" });
+    assert.ok(paths.includes("/opt/codex/config.toml"));
+    assert.ok(!paths.includes("/home/me/.codex/config.toml"));
+    assert.ok(paths.includes("/home/me/.claude.json"));
+    assert.ok(defaultConfigPaths("/home/me", {}).includes("/home/me/.codex/config.toml"));
+  });
+
   it("reads Claude Desktop mcpServers: stdio, http, and skips what it cannot use", () => {
     const config = parseJsonConfig(
       "c.json",

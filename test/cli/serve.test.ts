@@ -110,4 +110,53 @@ describe("pdpp serve", () => {
       tmp.cleanup();
     }
   });
+
+  it("--workers 2 serves one port from two processes; a clean stop loses no access-log row", async () => {
+    const tmp = tempDir();
+    const home = join(tmp.dir, "home");
+    try {
+      assert.equal((await runPdpp(["init"], { home })).code, 0);
+      const notes = join(tmp.dir, "notes.jsonl");
+      writeFileSync(notes, '{"id":"n1","at":"2024-05-01T10:00:00Z","body":"saffron"}\n');
+      const args = ["import", "jsonl", notes, "--infer", "--connector", "notes", "--stream", "notes"];
+      assert.equal((await runPdpp(args, { home })).code, 0);
+      const granted = await runPdpp(["grant", "create", "--client", "web", "--stream", "notes:notes"], {
+        home,
+      });
+      const clientToken = /(pdpp_ct_\S+)/.exec(granted.stdout)?.[1] as string;
+      const bad = await runPdpp(["serve", "--workers", "0"], { home });
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /--workers must be an integer from 1 to 256/);
+      const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--workers", "2"], {
+        cwd: REPO_ROOT,
+        env: cliEnv(home),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const reads = 24;
+      try {
+        const [, url] = await waitForOutput(child, /2 workers\)\nurl: +(http:\/\/127\.0\.0\.1:\d+)\n/);
+        const statuses = await Promise.all(
+          Array.from({ length: reads }, () =>
+            fetch(`${url}/v1/streams/notes/records?limit=1`, {
+              headers: { authorization: `Bearer ${clientToken}` },
+            }).then((r) => r.status),
+          ),
+        );
+        assert.deepEqual(new Set(statuses), new Set([200]));
+      } finally {
+        child.kill("SIGTERM");
+      }
+      assert.equal(await exited, 0);
+      // Each worker buffers its rows; closing flushes them.
+      const audit = await runPdpp(["audit", "--limit", "100"], { home });
+      assert.equal(audit.code, 0, audit.stderr);
+      assert.equal(
+        audit.stdout.split("\n").filter((line) => line.includes("GET /v1/streams/:stream/records")).length,
+        reads,
+      );
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });

@@ -5,8 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { openChatgptSource } from "../../src/importers/chatgpt.js";
+import { importFile } from "../../src/importers/import-file.js";
 import type { ImportItem } from "../../src/importers/types.js";
 import { branchedConversation } from "../helpers-importers/chatgpt-fixture.js";
+import { openOwnerApp } from "../helpers-importers/owner-app.js";
 import { buildStoredZip } from "../helpers-importers/zip-writer.js";
 
 const T0 = 1_700_000_000;
@@ -113,6 +115,21 @@ test(
 );
 
 test(
+  "a damaged zip is a clear error naming the file",
+  withDir(async (dir) => {
+    const path = join(dir, "export.zip");
+    // A local-file header and nothing else: zip-looking, but no central directory.
+    writeFileSync(path, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(40)]));
+    await assert.rejects(openChatgptSource(path), (error: Error & { code?: string }) => {
+      assert.equal(error.code, "invalid_request");
+      assert.ok(error.message.startsWith(`${path} is not a readable zip (`), error.message);
+      assert.ok(error.message.endsWith("); re-download the export."), error.message);
+      return true;
+    });
+  }),
+);
+
+test(
   "a malformed conversation is reported with its position; the others still import",
   withDir(async (dir) => {
     const path = join(dir, "conversations.json");
@@ -132,5 +149,50 @@ test(
       "data" in i && i.stream === "conversations" ? [i.data.conversation_id] : [],
     );
     assert.deepEqual(ids, ["c3", "c4"]);
+  }),
+);
+
+test(
+  "message ids are scoped to their conversation: node ids shared by two conversations lose nothing, and a re-import is unchanged",
+  withDir(async (dir) => {
+    const path = join(dir, "conversations.json");
+    // Real exports reuse short node ids across conversations; strip the conversation prefix to collide.
+    const collide = (id: string) =>
+      JSON.parse(JSON.stringify(branchedConversation(id, T0)).replaceAll(`${id}-`, "")) as Record<
+        string,
+        unknown
+      >;
+    writeFileSync(
+      path,
+      JSON.stringify([
+        { ...collide("c1"), id: "c1" },
+        { ...collide("c2"), id: "c2" },
+      ]),
+    );
+    const app = await openOwnerApp();
+    try {
+      const first = await importFile(app.api, { kind: "chatgpt", path });
+      assert.deepEqual([first.added, first.updated, first.unchanged, first.rejected], [10, 0, 0, 0]);
+      const response = await app.api.fetch(
+        new Request("http://127.0.0.1/v1/streams/messages/records?limit=100", {
+          headers: { authorization: `Bearer ${app.api.ownerToken}` },
+        }),
+      );
+      const page = (await response.json()) as { data: { id: string; data: { message_id: string } }[] };
+      assert.deepEqual(page.data.map((r) => r.id.split(":").slice(1).join(":")).sort(), [
+        "c1~a1",
+        "c1~a2",
+        "c1~u1",
+        "c1~u2",
+        "c2~a1",
+        "c2~a2",
+        "c2~u1",
+        "c2~u2",
+      ]);
+      const again = await importFile(app.api, { kind: "chatgpt", path });
+      assert.deepEqual([again.added, again.updated, again.unchanged, again.rejected], [0, 0, 10, 0]);
+    } finally {
+      await app.close();
+    }
   }),
 );

@@ -9,6 +9,7 @@ import { Command } from "commander";
 import {
   formatSummary,
   type ImportFlags,
+  nothingImported,
   PROGRESS_FORMAT,
   progressPayload,
   register,
@@ -21,11 +22,12 @@ import { simpleMbox } from "../helpers-importers/simple-mbox.js";
 
 // The test runner reports over this process's stdout, so the action's printing is not intercepted here:
 // the command's two halves (run, then format the summary) are called the way its action calls them.
+function contextOf(app: OwnerApp): CliContext {
+  return { home: app.dir, openApp: async () => ({ ...app.api, close: async () => {} }) };
+}
+
 async function run(app: OwnerApp, args: string[]): Promise<string> {
-  const context: CliContext = {
-    home: app.dir,
-    openApp: async () => ({ ...app.api, close: async () => {} }),
-  };
+  const context = contextOf(app);
   const [kind, file, ...rest] = args as [ImportKind, string, ...string[]];
   const flags: ImportFlags = {};
   for (let i = 0; i < rest.length; i++) {
@@ -117,20 +119,28 @@ test("--infer says what it inferred; --save-manifest writes it for a later --man
   }
 });
 
-test("a file that stores nothing leaves no connection behind; a ChatGPT export defaults to 'ChatGPT'", async () => {
+test("a file that stores nothing is one error line and leaves no connection behind; a ChatGPT export defaults to 'ChatGPT'", async () => {
   const app = await openOwnerApp();
   const dir = mkdtempSync(join(tmpdir(), "pdpp-cli-import-"));
   try {
     const wrong = join(dir, "bank.csv");
     writeFileSync(wrong, "id,amount\n1,2\n");
-    const out = await run(app, ["chatgpt", wrong]);
-    assert.deepEqual(out.trimEnd().split("\n"), [
-      "nothing imported from bank.csv: no record could be stored, so no chatgpt connection was created",
-      "  read 0 records in 0.0 s, 0 batches",
-      "  added 0  updated 0  unchanged 0  rejected 1",
-      "  rejected:",
-      "    byte 0: expected a top-level JSON array ([…])",
-    ]);
+    const result = await runImportCommand(contextOf(app), "chatgpt", wrong, {});
+    assert.equal(result.connectionRemoved, true);
+    assert.equal(result.connectionId, null);
+    assert.equal(
+      nothingImported(result, wrong),
+      "nothing imported from bank.csv: 1 item rejected, the first at byte 0: expected a top-level JSON array ([…]). Is it a chatgpt file? Nothing was stored.",
+    );
+    assert.deepEqual(await app.store.listConnections(), []);
+
+    const empty = join(dir, "empty.json");
+    writeFileSync(empty, "[]");
+    const none = await runImportCommand(contextOf(app), "chatgpt", empty, {});
+    assert.equal(
+      nothingImported(none, empty),
+      "nothing imported from empty.json: it holds no chatgpt records. Is it a chatgpt file? Nothing was stored.",
+    );
     assert.deepEqual(await app.store.listConnections(), []);
 
     const exported = join(dir, "conversations.json");
@@ -144,6 +154,30 @@ test("a file that stores nothing leaves no connection behind; a ChatGPT export d
       (await app.store.listConnections()).map((c) => c.display_name),
       ["ChatGPT"],
     );
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a failed --infer import leaves neither its inferred connector nor a connection behind", async () => {
+  const app = await openOwnerApp();
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-cli-import-"));
+  try {
+    const path = join(dir, "broken.jsonl");
+    writeFileSync(path, "{not json\n[1,2]\n");
+    const before = (await app.store.listManifests()).map((m) => m.connector_key);
+    const result = await runImportCommand(contextOf(app), "jsonl", path, { infer: true });
+    assert.equal(result.connectionRemoved, true);
+    assert.match(
+      nothingImported(result, path),
+      /^nothing imported from broken\.jsonl: 2 items rejected, the first at line 1: /,
+    );
+    assert.deepEqual(
+      (await app.store.listManifests()).map((m) => m.connector_key),
+      before,
+    );
+    assert.deepEqual(await app.store.listConnections(), []);
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

@@ -69,7 +69,7 @@ async function openDocs(): Promise<{ store: Store; dir: string; conn: string; rs
   await store.applyBatch(conn, "files", ops);
   const token = await grantAll(store, [DOCS]);
   const app = createApp({ store, bindHost: "127.0.0.1", publicUrl: BASE_URL });
-  return { store, dir, conn, rs: () => new InProcessRsClient(async (r) => app.fetch(r), token) };
+  return { store, dir, conn, rs: () => new InProcessRsClient((r, env) => app.fetch(r, env), token) };
 }
 
 /** A client of a server that runs the RS in-process with no public URL (`pdpp mcp --store`). */

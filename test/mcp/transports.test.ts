@@ -61,7 +61,7 @@ describe("transports", () => {
     });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const mcp = createHostedMcpHandler({
-      rsFetch: async (r) => (app as ReturnType<typeof createApp>).fetch(r),
+      rsFetch: (r, env) => (app as ReturnType<typeof createApp>).fetch(r, env),
     });
     app = createApp({ store: world.store, bindHost: "127.0.0.1", publicUrl: url, mcp });
   });

@@ -1,6 +1,7 @@
 // Test world for the OAuth server: the RS fixture with the hosted /mcp wired in-process, a fetch
 // that routes to app.request(), and an in-memory OAuthClientProvider for the SDK's auth().
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
@@ -8,6 +9,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { createHostedMcpHandler } from "../../src/mcp/hosted.js";
+import { approveAuthorization } from "../../src/oauth/pending.js";
 import type { AppOptions } from "../../src/rs/app.js";
 import type { TestBackend } from "../helpers/backends.js";
 import { type Fixture, setupFixture } from "../rs/harness.js";
@@ -121,3 +123,85 @@ export async function postForm(
 export const ONLY_CHAT = {
   streams: [{ stream: "messages", connector_key: "chat", connections: "all", fields: "all" }],
 };
+
+/** Register a public client by DCR; returns its client_id. */
+export async function registerClient(
+  world: OAuthWorld,
+  redirectUris: string[] = [REDIRECT],
+): Promise<string> {
+  const res = await world.fetch(`${PUBLIC_URL}/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Hostile Test",
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: "none",
+    }),
+  });
+  assert.equal(res.status, 201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+export const VERIFIER = "v".repeat(43) + "-verifier_0123456789";
+export const CHALLENGE = createHash("sha256").update(VERIFIER).digest("base64url");
+
+/** An /authorize URL with sane defaults; `overrides` replace (or, as null, drop) parameters. */
+export function authorizeUrl(clientId: string, overrides: Record<string, string | null> = {}): string {
+  const params: Record<string, string | null> = {
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: "code",
+    code_challenge: CHALLENGE,
+    code_challenge_method: "S256",
+    state: "s1",
+    resource: MCP_URL,
+    ...overrides,
+  };
+  const url = new URL(`${PUBLIC_URL}/authorize`);
+  for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.set(k, v);
+  return url.href;
+}
+
+/** Authorize and approve: the code (and grant) for `clientId`. */
+export async function codeFor(
+  world: OAuthWorld,
+  clientId: string,
+  overrides: Record<string, string | null> = {},
+): Promise<{ code: string; grantId: string }> {
+  const pendingId = await pendingIdFrom(world, new URL(authorizeUrl(clientId, overrides)));
+  const { redirectTo, grantId } = await approveAuthorization(world.deps, pendingId, ONLY_CHAT);
+  return { code: new URL(redirectTo).searchParams.get("code") as string, grantId };
+}
+
+/** Exchange a code with the default verifier and redirect URI. */
+export function exchange(
+  world: OAuthWorld,
+  clientId: string,
+  code: string,
+  extra: Record<string, string> = {},
+) {
+  return postForm(world, "/token", {
+    grant_type: "authorization_code",
+    code,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_verifier: VERIFIER,
+    resource: MCP_URL,
+    ...extra,
+  });
+}
+
+/** POST /mcp tools/list with a bearer: the status says whether the token is accepted. */
+export async function mcpStatus(world: OAuthWorld, token: string): Promise<number> {
+  const res = await world.fetch(MCP_URL, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  await res.text();
+  return res.status;
+}

@@ -95,7 +95,7 @@ function callsFor(world: World): Call[] {
       arguments: { stream: "messages", connection_id: world.work, metric: "count", group_by: "from" },
       expectPrefix: 'count(messages) by from: "bob@example.com"=5, "alice@example.com"=3',
     },
-    { name: "schema", arguments: {}, expectPrefix: "schema index · 1 connectors · 2 streams" },
+    { name: "schema", arguments: {}, expectPrefix: "schema index · 1 connector · 2 streams" },
   ];
 }
 

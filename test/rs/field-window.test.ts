@@ -122,7 +122,7 @@ for (const backend of testBackends()) {
         ["&q=a&before_chars=8193", "before_chars"],
         ["&offset_chars=-1", "offset_chars"],
         ["&cursor=x&q=a", "cursor"],
-        ["&cursor=x&limit_chars=10", "cursor"],
+        ["&cursor=x&before_chars=10", "cursor"],
         ["&q=a&after_chars=8193", "after_chars"],
         ["&q=", "q"],
       ];

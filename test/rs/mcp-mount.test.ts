@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
+import { chunkedUpload } from "../helpers/chunked-upload.js";
 import { assertError, type Fixture, setupFixture } from "./harness.js";
+
+const MIB = 1024 * 1024;
 
 const METADATA = 'Bearer resource_metadata="http://127.0.0.1:7662/.well-known/oauth-protected-resource"';
 
@@ -16,8 +19,8 @@ for (const backend of testBackends()) {
       const opened = await backend.open();
       cleanup = opened.cleanup;
       fx = await setupFixture(opened.store, {
-        mcp: async (request, context) => {
-          seen.push({ ...context, body: await request.text() });
+        mcp: async (_request, context) => {
+          seen.push(context);
           return Response.json({ jsonrpc: "2.0", id: 1, result: {} });
         },
       });
@@ -74,6 +77,32 @@ for (const backend of testBackends()) {
         body: "{}",
       });
       assert.equal(off.status, 404);
+    });
+
+    it("cuts a chunked body off at 8 MiB while it streams: 413, the upload cancelled, never buffered (8.6)", async () => {
+      const { token } = await fx.grant([
+        { stream: "messages", connector_key: "mail", connections: "all", fields: "all" },
+      ]);
+      const before = seen.length;
+      // 64 MiB offered in 1 MiB chunks with no content-length, and an Accept of application/json alone.
+      const upload = chunkedUpload({ chunks: 64, chunkBytes: MIB });
+      const res = await fx.app.request("/mcp", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: "application/json",
+          "content-type": "application/json",
+        },
+        body: upload.stream,
+        duplex: "half",
+      } as RequestInit);
+      const json = (await res.json()) as { error: { code: string; message: string } };
+      assert.equal(res.status, 413);
+      assert.equal(json.error.code, "payload_too_large");
+      assert.match(json.error.message, /8 MiB/);
+      assert.equal(upload.cancelled(), true, "the upload stream is cancelled at the limit");
+      assert.ok(upload.pulled() <= 10 * MIB, `read ${upload.pulled()} bytes of a 64 MiB upload`);
+      assert.equal(seen.length, before, "the MCP handler never sees an oversized body");
     });
 
     it("answers GET and DELETE /mcp with 405", async () => {

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testBackends } from "../helpers/backends.js";
+import { chunkedUpload } from "../helpers/chunked-upload.js";
 import { CHAT_MANIFEST } from "./fixture-manifests.js";
 import { assertError, type Fixture, ndjson, openFixture } from "./harness.js";
 
@@ -184,6 +185,22 @@ for (const backend of testBackends()) {
       assert.match(g.json.error.message, /8 MiB/);
     });
 
+    it("cuts a chunked NDJSON upload off at 64 MiB while it streams, without buffering the rest", async () => {
+      const upload = chunkedUpload({ chunks: 96, chunkBytes: 1024 * 1024 });
+      const res = await fx.app.request(`/v1/owner/connections/${fx.chat}/streams/messages/records`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${fx.owner}` },
+        body: upload.stream,
+        duplex: "half",
+      } as RequestInit);
+      const json = (await res.json()) as { error: { code: string; message: string } };
+      assert.equal(res.status, 413);
+      assert.equal(json.error.code, "payload_too_large");
+      assert.match(json.error.message, /64 MiB/);
+      assert.equal(upload.cancelled(), true);
+      assert.ok(upload.pulled() <= 66 * 1024 * 1024, `read ${upload.pulled()} bytes of 96 MiB`);
+    });
+
     it("creates grants (token shown once), lists, gets and revokes them", async () => {
       const created = await fx.call("/v1/owner/grants", {
         method: "POST",
@@ -272,6 +289,7 @@ for (const backend of testBackends()) {
       ]);
       const list = await fx.call("/v1/streams/messages/records?limit=3", { token });
       const one = await fx.call(`/v1/streams/messages/records?limit=1&connection_id=${fx.mailA}`, { token });
+      // A client's own x-pdpp-tool header is never trusted: only the in-process adapter labels (8.9).
       await fx.call("/v1/search?q=quarterly&limit=2", { token, headers: { "x-pdpp-tool": "search" } });
       await fx.call("/v1/streams/contacts/records", { token });
       const log = await fx.call(`/v1/owner/access-log?grant_id=${grant_id}`);
@@ -282,10 +300,10 @@ for (const backend of testBackends()) {
         .map((e) => [e.route, e.grant_id, e.client_name, e.stream, e.connection_id, e.record_count, e.status])
         .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
       assert.deepEqual(rows, [
+        ["GET /v1/search", grant_id, "test-agent", null, null, 2, 200],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "contacts", null, 0, 404],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "messages", fx.mailA, 1, 200],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "messages", null, 3, 200],
-        ["mcp:search", grant_id, "test-agent", null, null, 2, 200],
       ]);
       for (const e of entries) assert.match(String(e.at), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       assert.equal(entries.find((e) => e.connection_id === fx.mailA)?.bytes, Buffer.byteLength(one.text));

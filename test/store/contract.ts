@@ -6,6 +6,7 @@ import { aggregateContract } from "./contract/aggregate.js";
 import { ingestContract } from "./contract/ingest.js";
 import { readsContract } from "./contract/reads.js";
 import { searchContract } from "./contract/search.js";
+import { searchScopeContract } from "./contract/search-scope.js";
 import { windowsContract } from "./contract/windows.js";
 
 export function runStoreContract(backend: TestBackend): void {
@@ -15,6 +16,7 @@ export function runStoreContract(backend: TestBackend): void {
     readsContract(backend);
     windowsContract(backend);
     searchContract(backend);
+    searchScopeContract(backend);
     aggregateContract(backend);
   });
 }

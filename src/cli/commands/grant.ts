@@ -88,7 +88,7 @@ export function register(program: Command, context: CliContext): void {
     .option("--save <file>", "also write the token to a 0600 credentials file for `pdpp mcp`")
     .option(
       "--provider-url <url>",
-      "with --save: the server URL `pdpp mcp` should use (else it opens the home)",
+      "a running `pdpp serve` agents should use (saved with --save, hosted /mcp config with --setup)",
     )
     .option(
       "--setup",
@@ -105,14 +105,19 @@ export function register(program: Command, context: CliContext): void {
         `grant ${created.grant.grant_id} for ${created.grant.client_name}: ${describeScope(created.grant)}`,
         `client token (shown once; keep it secret): ${created.token}`,
       ];
-      const setup = { node: process.execPath, bin: PDPP_BIN, home: context.home, token: created.token };
+      const providerUrl = flags.providerUrl?.replace(/\/+$/, "");
+      const setup = {
+        node: process.execPath,
+        bin: PDPP_BIN,
+        home: context.home,
+        token: created.token,
+        ...(providerUrl ? { mcpUrl: `${providerUrl}/mcp` } : {}),
+      };
       if (flags.save) {
         const path = resolve(flags.save);
         writeCredentials(path, {
           token: created.token,
-          ...(flags.providerUrl
-            ? { provider_url: flags.providerUrl.replace(/\/+$/, "") }
-            : { store: context.home }),
+          ...(providerUrl ? { provider_url: providerUrl } : { store: context.home }),
         });
         // `pdpp mcp` takes the provider URL or the store from the file.
         lines.push(`saved to ${path} (mode 0600); run: pdpp mcp --token-file ${path}`);
@@ -120,7 +125,8 @@ export function register(program: Command, context: CliContext): void {
       if (flags.setup) {
         lines.push("", "Connect an MCP client:", "", formatSnippets(clientSetupSnippets(setup)).trimEnd());
       } else if (!flags.save) {
-        const command = [setup.node, setup.bin, "mcp", "--store", setup.home].map(shellQuote).join(" ");
+        const source = providerUrl ? ["--provider-url", providerUrl] : ["--store", setup.home];
+        const command = [setup.node, setup.bin, "mcp", ...source].map(shellQuote).join(" ");
         lines.push(
           `connect (stdio): PDPP_TOKEN=<client token> ${command}`,
           "  (add --setup for Claude Desktop, Claude Code, Codex, Cursor and Gemini CLI config)",

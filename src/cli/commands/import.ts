@@ -109,10 +109,10 @@ async function runAndReport(
   flags: ImportFlags,
 ): Promise<void> {
   const result = await runImportCommand(context, kind, file, flags);
+  if (result.connectionRemoved) throw new PdppError("invalid_request", nothingImported(result, file));
   process.stdout.write(
     formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
   );
-  if (result.connectionRemoved || (result.read === 0 && result.rejected > 0)) process.exitCode = 1;
 }
 
 export async function runImportCommand(
@@ -222,9 +222,7 @@ export function formatSummary(
   options: { inferred?: boolean; savedManifest?: string } = {},
 ): string {
   const lines = [
-    result.connectionRemoved
-      ? `nothing imported from ${basename(file)}: no record could be stored, so no ${result.connectorKey} connection was created`
-      : `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
+    `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
     `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
     `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
   ];
@@ -250,6 +248,16 @@ export function formatSummary(
     if (result.rejected > shown.length) lines.push(`    … and ${result.rejected - shown.length} more`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The one error line of an import that stored nothing (nothing was left behind either). */
+export function nothingImported(result: ImportFileResult, file: string): string {
+  const first = result.rejections[0];
+  const why =
+    result.rejected === 0
+      ? `it holds no ${result.connectorKey} records`
+      : `${plural(result.rejected, "item", "items")} rejected, the first at ${first?.position}: ${first?.reason}`;
+  return `nothing imported from ${basename(file)}: ${why}. Is it a ${result.connectorKey} file? Nothing was stored.`;
 }
 
 function plural(n: number, one: string, many: string): string {

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { chooseDatabase, readHomeConfig, redactUrl, writeHomeConfig } from "../../config/config-file.js";
 import { homePaths } from "../../config/home.js";
 import { ensureOwnerToken } from "../../config/owner-token.js";
+import { PdppError } from "../../core/errors.js";
 import { hashToken } from "../../core/ids.js";
 import { openStoreAt } from "../../store/open.js";
 import type { CliContext } from "../context.js";
@@ -17,7 +18,7 @@ export interface InitResult {
 /** Create or re-open a home; a second run keeps the owner token (and config unless --database). */
 export async function initHome(home: string, options: { databaseUrl?: string } = {}): Promise<InitResult> {
   // The home holds the owner token and (on SQLite) every record: owner-only, like ~/.ssh.
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  makeHomeDir(home);
   const database = chooseDatabase(home, { flag: options.databaseUrl });
   // Open (and migrate) the database before recording it, so a wrong URL leaves config.json as it was.
   const opened = await openStoreAt(home, { databaseUrl: database });
@@ -28,6 +29,21 @@ export async function initHome(home: string, options: { databaseUrl?: string } =
     return { home, database, ownerTokenCreated: created };
   } finally {
     await opened.close();
+  }
+}
+
+function makeHomeDir(home: string): void {
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOTDIR" || code === "EEXIST"
+        ? "a part of that path is a file, not a directory"
+        : code === "EACCES" || code === "EPERM"
+          ? "permission denied"
+          : (error as Error).message;
+    throw new PdppError("invalid_request", `cannot create the pdpp home ${home}: ${why}; pass --home <dir>.`);
   }
 }
 

@@ -3,8 +3,9 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { readCredentials } from "../../config/credentials.js";
-import { homePaths } from "../../config/home.js";
+import { homePaths, resolveHome } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
+import type { RsAppFetch } from "../../mcp/rs-client.js";
 import { runStdioMcp, tokenFileHoldsOwnerToken } from "../../mcp/stdio.js";
 import { createApp } from "../../rs/app.js";
 import { openStoreAt } from "../../store/open.js";
@@ -15,13 +16,15 @@ interface McpOptions {
   tokenFile?: string;
 }
 
-// The second parameter (the CLI context) is accepted for symmetry with other commands; unused.
-export function register(program: Command, _context?: unknown): void {
+export function register(program: Command): void {
   program
     .command("mcp")
     .description("run the MCP adapter over stdio for an agent (client token only; an owner token exits 77)")
     .option("--provider-url <url>", "RS base URL (default: $PDPP_PROVIDER_URL or the credentials file)")
-    .option("--store <dir>", "open this pdpp home in-process instead of calling a server")
+    .option(
+      "--store <dir>",
+      "open this pdpp home in-process instead of calling a server (default: --home or $PDPP_HOME when given)",
+    )
     .option(
       "--token-file <path>",
       "credentials file from `pdpp grant create --save` (used when $PDPP_TOKEN is unset)",
@@ -32,14 +35,21 @@ export function register(program: Command, _context?: unknown): void {
     )
     .action(async (options: McpOptions) => {
       let closeStore: (() => Promise<void>) | undefined;
-      let rsFetch: ((request: Request) => Promise<Response>) | undefined;
+      let rsFetch: RsAppFetch | undefined;
       // A credentials file saved for a local store names that store, so --token-file is enough.
       // An unreadable file or one holding an owner token is reported by runStdioMcp (exit 1 / 77).
       const savedStore =
         options.tokenFile && !options.providerUrl && !process.env.PDPP_PROVIDER_URL
           ? savedStoreOf(options.tokenFile)
           : undefined;
-      const storeDir = options.store ?? savedStore;
+      // An explicit home (--home, $PDPP_HOME) is the store to open when no server was named; the
+      // implicit ./.pdpp is not, since agents spawn this command from any working directory.
+      const homeFlag = program.opts<{ home?: string }>().home;
+      const explicitHome =
+        !options.providerUrl && (homeFlag || (process.env.PDPP_HOME && !process.env.PDPP_PROVIDER_URL))
+          ? resolveHome(homeFlag)
+          : undefined;
+      const storeDir = options.store ?? explicitHome ?? savedStore;
       if (storeDir) {
         // Opening creates a SQLite database; a mistyped path must not become a new, empty store.
         if (!existsSync(homePaths(storeDir).config)) {
@@ -50,7 +60,7 @@ export function register(program: Command, _context?: unknown): void {
         }
         const opened = await openStoreAt(storeDir);
         const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
-        rsFetch = async (request) => app.fetch(request);
+        rsFetch = (request, env) => app.fetch(request, env);
         closeStore = () => opened.close();
       }
       const code = await runStdioMcp({

@@ -22,6 +22,8 @@ export const WINDOW_MAX_CHARS = 16_384;
 export const CONTEXT_DEFAULT_CHARS = 2_048;
 export const CONTEXT_MAX_CHARS = 8_192;
 export const TEXT_RECORDS_SHOWN = 5;
+/** Titles (search hits, fetch documents) in either channel. */
+export const MAX_TITLE_CHARS = 200;
 
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");
@@ -64,4 +66,11 @@ export function clipBytes(text: string, maxBytes: number): string {
     used += size;
   }
   return `${out}…`;
+}
+
+/** A title on one line, at most MAX_TITLE_CHARS code points ("…" marks a cut). */
+export function boundTitle(title: string): string {
+  const line = title.replace(/\s+/g, " ").trim();
+  if (codePoints(line) <= MAX_TITLE_CHARS) return line;
+  return `${sliceCodePoints(line, MAX_TITLE_CHARS - 1)}…`;
 }

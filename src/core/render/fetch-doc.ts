@@ -2,6 +2,7 @@
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
 import type { SchemaStream, WireRecord } from "../wire.js";
 import {
+  boundTitle,
   codePoints,
   FETCH_JSON_CHARS,
   FETCH_TEXT_CHARS,
@@ -42,10 +43,9 @@ export function documentTitle(
 ): string {
   const titleField = stream?.title_field;
   const value = titleField ? record.data[titleField] : undefined;
-  if (typeof value === "string" && value.trim().length > 0)
-    return sliceCodePoints(value.replace(/\s+/g, " "), 200);
+  if (typeof value === "string" && value.trim().length > 0) return boundTitle(value);
   const when = narrowed ? record.record_id : (record.time ?? record.emitted_at);
-  return `${record.display_name} · ${record.stream} · ${when}`;
+  return boundTitle(`${record.display_name} · ${record.stream} · ${when}`);
 }
 
 function firstTextField(record: WireRecord, stream: SchemaStream | undefined): string | null {

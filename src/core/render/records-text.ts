@@ -73,16 +73,36 @@ function chooseLines(records: WireRecord[], budget: number, options: RecordsText
   return [JSON.stringify({ id: records[0].id, data: "omitted: fetch this id or narrow with fields" })];
 }
 
+/**
+ * What to do next, naming only continuations this page really has: next_cursor in list mode,
+ * next_changes_since in changes mode (where next_cursor is always null).
+ */
+function pageFooter(envelope: ListEnvelope<WireRecord>, shown: number): string {
+  const changes = envelope.next_changes_since !== undefined && envelope.next_changes_since !== null;
+  const total = envelope.data.length;
+  if (shown < total) {
+    // Text shows at most TEXT_RECORDS_SHOWN records; below that, narrower fields fit more.
+    const narrower = shown < TEXT_RECORDS_SHOWN ? "fields:[…] or " : "";
+    const redo = `to see them, ask again with ${narrower}limit=${shown} and page on from there`;
+    // Either handle resumes after the whole page, so it would skip the records not shown here.
+    if (changes)
+      return `showing ${shown} of ${total}; next_changes_since skips the other ${total - shown}: ${redo} and the same changes_since`;
+    if (envelope.next_cursor)
+      return `showing ${shown} of ${total}; next_cursor skips the other ${total - shown}: ${redo}`;
+    return `showing ${shown} of ${total}; ${redo}`;
+  }
+  if (changes)
+    return envelope.has_more
+      ? "page with changes_since=next_changes_since"
+      : "no more changes now; later, ask again with changes_since=next_changes_since";
+  if (envelope.has_more && envelope.next_cursor) return "page with cursor=next_cursor";
+  return "end of results";
+}
+
 /** The whole text block; `envelope.data` is the page exactly as the RS answered it. */
 export function renderRecordsText(envelope: ListEnvelope<WireRecord>, options: RecordsTextOptions): string {
   const header = recordsHeader(envelope, options);
-  const footerFor = (shown: number) =>
-    shown < envelope.data.length
-      ? // next_cursor resumes after the whole page, so it would skip the records not shown here.
-        `showing ${shown} of ${envelope.data.length}; next_cursor skips the rest: to see them, ask again with fields:[…] or limit=${shown} and page with its next_cursor`
-      : envelope.has_more
-        ? "page with cursor=next_cursor"
-        : "end of results";
+  const footerFor = (shown: number) => pageFooter(envelope, shown);
   const budget = LIST_TEXT_BYTES - utf8Bytes(header) - utf8Bytes(CUT_HINT) - 160;
   const lines = chooseLines(envelope.data, budget, options);
   const out = [header, ...lines];

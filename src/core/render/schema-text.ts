@@ -17,15 +17,22 @@ function connectionsLine(connector: Connector, stream?: SchemaStream): string {
     .join(", ");
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function totalRecords(stream: SchemaStream): number {
   return Object.values(stream.record_counts ?? {}).reduce((a, b) => a + b, 0);
 }
 
 /** schema() without a stream: every granted stream name grouped by connector. */
 export function renderSchemaIndex(doc: SchemaAnswer): string {
-  const streamCount = doc.connectors.reduce((n, c) => n + c.streams.length, 0);
+  const streamCount = doc.connectors.reduce(
+    (n, c) => n + c.streams.length + (c.more_streams?.length ?? 0),
+    0,
+  );
   const lines = [
-    `schema index · ${doc.connectors.length} connectors · ${streamCount} streams · bearer ${doc.bearer.kind}${doc.bearer.grant_id ? ` ${doc.bearer.grant_id}` : ""}`,
+    `schema index · ${plural(doc.connectors.length, "connector")} · ${plural(streamCount, "stream")} · bearer ${doc.bearer.kind}${doc.bearer.grant_id ? ` ${doc.bearer.grant_id}` : ""}`,
   ];
   let detailed = 0;
   for (const connector of doc.connectors) {
@@ -35,7 +42,7 @@ export function renderSchemaIndex(doc: SchemaAnswer): string {
     const rest: string[] = [];
     for (const stream of connector.streams) {
       if (detailed >= SCHEMA_INDEX_DETAILED_ROWS) {
-        rest.push(stream.name);
+        rest.push(stream.qualified_name ?? stream.name);
         continue;
       }
       detailed++;
@@ -46,8 +53,11 @@ export function renderSchemaIndex(doc: SchemaAnswer): string {
               .join(" ")})`
           : "";
       const time = stream.time_field ? ` time=${stream.time_field}` : "";
-      lines.push(`  ${stream.name}: ${totalRecords(stream)} records${perConn}${time}`);
+      lines.push(
+        `  ${stream.qualified_name ?? stream.name}: ${totalRecords(stream)} records${perConn}${time}`,
+      );
     }
+    rest.push(...(connector.more_streams ?? []));
     if (rest.length > 0) lines.push(`  streams=${rest.join(",")}`);
   }
   lines.push(
@@ -133,4 +143,33 @@ export function fitSchemaDoc(doc: SchemaAnswer, maxChars: number): { doc: Schema
   }
   // Past that only a smaller scope helps; the caller turns this into an error.
   return { doc, clipped: true };
+}
+
+/**
+ * The structured index capped like the text: the first SCHEMA_INDEX_DETAILED_ROWS stream rows in
+ * full, and past that each connector's `more_streams` name list, so every granted stream is named
+ * in both channels at any grant size (500 streams fit in 40,000 chars).
+ */
+export function capSchemaIndex(doc: SchemaAnswer): SchemaAnswer {
+  let detailed = 0;
+  let capped = false;
+  const connectors = doc.connectors.map((connector) => {
+    const keep: SchemaStream[] = [];
+    const more: string[] = [];
+    for (const stream of connector.streams) {
+      if (detailed < SCHEMA_INDEX_DETAILED_ROWS) {
+        keep.push(stream);
+        detailed++;
+      } else more.push(stream.qualified_name ?? stream.name);
+    }
+    if (more.length === 0) return connector;
+    capped = true;
+    return { ...connector, streams: keep, more_streams: more };
+  });
+  if (!capped) return doc;
+  return {
+    ...doc,
+    connectors,
+    note: `the first ${SCHEMA_INDEX_DETAILED_ROWS} streams have rows; more_streams names the rest; call schema(stream) for any of them`,
+  };
 }

@@ -15,6 +15,10 @@ export interface SearchResultRow {
   record_id: string;
   time: string | null;
   snippet: string | null;
+  /** The field the snippet was cut from (read it whole with read_record_field). */
+  snippet_field: string | null;
+  matched_fields: string[];
+  score: number;
 }
 
 /** Balanced highlight: drop unmatched <mark>/</mark> tags a clip may have produced. */
@@ -86,7 +90,8 @@ export function renderSearchText(
       `  ${clipBytes(row.title, 80)} | ${source} | ${row.time ?? "no time"}`,
     ];
     if (!embedsConnection(row.id) && row.connection_id) lines.push(`  connection_id=${row.connection_id}`);
-    if (row.snippet) lines.push(`  ${clipSnippet(row.snippet, 160)}`);
+    if (row.snippet)
+      lines.push(`  ${row.snippet_field ? `${row.snippet_field}: ` : ""}${clipSnippet(row.snippet, 160)}`);
     const block = lines.join("\n");
     // 130 bytes stay free for the "more hits not shown" line.
     if (used + utf8Bytes(block) + 1 > LIST_TEXT_BYTES - 130) {
@@ -100,12 +105,16 @@ export function renderSearchText(
     blocks.push(block);
     used += utf8Bytes(block) + 1;
   }
+  const hidden = rows.length - blocks.length;
+  const redo = `to see them, search again with limit=${blocks.length} and page on from there`;
   const more =
-    blocks.length < rows.length
-      ? // next_cursor resumes after every hit of this page, shown or not.
+    hidden === 0
+      ? []
+      : // next_cursor resumes after every hit of this page, shown or not.
         [
-          `(${rows.length - blocks.length} more hits not shown here; to see them, search again with limit=${blocks.length} and page with its next_cursor)`,
-        ]
-      : [];
+          envelope.next_cursor
+            ? `(${hidden} more hits not shown here, and next_cursor skips them: ${redo})`
+            : `(${hidden} more hits not shown here: ${redo})`,
+        ];
   return [head, ...blocks, ...more, tail].join("\n");
 }

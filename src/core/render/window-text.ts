@@ -54,6 +54,10 @@ export function renderWindowText(result: WindowResult): string {
     complete: result.window.complete,
     next_cursor: result.window.next_cursor,
     previous_cursor: result.window.previous_cursor,
+    // Visible in text too: with a q that does not occur, the window is the field's start, not a match.
+    match: result.window.match
+      ? { start: result.window.match.start_chars, end: result.window.match.end_chars }
+      : null,
   };
   return `${JSON.stringify(header)}\n${result.window.text}`;
 }

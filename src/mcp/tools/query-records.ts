@@ -2,12 +2,7 @@
 import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
 import { isFieldPath } from "../../core/ids.js";
-import {
-  jsonChars,
-  MAX_RESULT_CHARS,
-  PREVIEW_LADDER,
-  STRUCTURED_PREVIEW_CHARS,
-} from "../../core/render/budget.js";
+import { jsonChars, MAX_RESULT_CHARS, PREVIEW_LADDER } from "../../core/render/budget.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import type { LadderEntry } from "../../core/render/ladder.js";
 import { type BinaryFields, binaryFieldsOf, previewRecord } from "../../core/render/record-preview.js";
@@ -86,16 +81,18 @@ export const queryRecordsTool = defineTool({
     param(base, "count", args.count);
     param(base, "changes_since", args.changes_since);
     param(base, "connection_id", connectionId);
-    param(base, "preview_chars", STRUCTURED_PREVIEW_CHARS);
     const asked = args.limit ?? DEFAULT_LIMIT;
     let limit = asked;
     for (;;) {
+      const previewChars = previewCharsFor(limit);
       const envelope = await rsApi.listRecords(deps.rs, "query_records", stream, [
         ...base,
+        ["preview_chars", String(Math.max(PREVIEW_CHARS_MIN, previewChars))],
         ["limit", String(limit)],
       ]);
       const binaryFor = await binaryLookup(deps, stream, envelope);
       const fitted = fitPage(envelope, {
+        previewChars,
         narrowed: fields !== undefined,
         reduced: limit < asked ? limit : undefined,
         binaryFor,
@@ -115,6 +112,20 @@ export const queryRecordsTool = defineTool({
     }
   },
 });
+
+/** The RS's smallest preview_chars (read-params.ts PREVIEW_CHARS_RANGE). */
+const PREVIEW_CHARS_MIN = 64;
+/** Room for previews in one structured result; the rest is identity, metadata and ladder entries. */
+const PREVIEW_BUDGET_CHARS = 30_000;
+
+/**
+ * The preview size for a page of `limit` records, chosen up front so a page of long texts renders
+ * once: the longest step of the ladder whose previews for the whole page fit the budget.
+ */
+export function previewCharsFor(limit: number): number {
+  for (const step of PREVIEW_LADDER) if (step * limit <= PREVIEW_BUDGET_CHARS) return step;
+  return PREVIEW_LADDER[PREVIEW_LADDER.length - 1];
+}
 
 interface PageOptions {
   narrowed: boolean;
@@ -171,9 +182,13 @@ function oversizedPage(envelope: ListEnvelope<WireRecord>, options: PageOptions)
   return buildStructured(omitted, { ...options, maxChars: PREVIEW_LADDER[PREVIEW_LADDER.length - 1] });
 }
 
-/** The structured result at the largest preview that fits, or null when the page is too big. */
-function fitPage(envelope: ListEnvelope<WireRecord>, options: PageOptions): Record<string, unknown> | null {
+/** The structured result at the largest preview (from `previewChars` down) that fits, or null. */
+function fitPage(
+  envelope: ListEnvelope<WireRecord>,
+  options: PageOptions & { previewChars: number },
+): Record<string, unknown> | null {
   for (const maxChars of PREVIEW_LADDER) {
+    if (maxChars > options.previewChars) continue;
     const result = buildStructured(envelope, { ...options, maxChars });
     if (jsonChars(result) <= MAX_RESULT_CHARS - 200) return result;
   }

@@ -22,7 +22,7 @@ const inputSchema = z.strictObject({
   stream: z.string().optional().describe("with connection_id and record_id instead of id"),
   record_id: z.string().optional(),
   field_path: z.string().min(1).describe("e.g. body or sender.email"),
-  cursor: z.string().optional().describe("next_cursor/previous_cursor, alone"),
+  cursor: z.string().optional().describe("next_cursor/previous_cursor; only limit_chars may join it"),
   offset_chars: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   limit_chars: z.int().min(1).max(WINDOW_MAX_CHARS).optional().describe("default 4096"),
   q: z.string().optional().describe("centre the window on the first match"),
@@ -124,7 +124,8 @@ export async function readWindow(
       query,
     );
     const result = buildWindowResult(answer, {
-      cursor: selector.kind === "cursor" ? selector.cursor : undefined,
+      // A cursor with limit_chars reads another window than the cursor alone: name it by range.
+      cursor: selector.kind === "cursor" && selector.limit_chars === undefined ? selector.cursor : undefined,
     });
     const span = Math.max(1, answer.window.end_chars - answer.window.start_chars);
     const fits = jsonChars(result) <= MAX_RESULT_CHARS - 500;
@@ -156,9 +157,9 @@ export function windowContent(result: WindowResult): ContentBlock[] {
 
 export const readRecordFieldTool = defineTool({
   name: "read_record_field",
-  title: "Read a long text field in windows",
+  title: "Read a long field in windows",
   description:
-    "Read one text field of one record in bounded windows. Name the record by id (as search/fetch print it) or connection_id + stream + record_id. One selector: cursor (alone), offset_chars + limit_chars (default 4096, max 16384), or q + before_chars/after_chars (default 2048, max 8192) to centre on a match; none starts at 0. Text: a JSON header line, then the window verbatim. Follow next_cursor to the end.",
+    "Read one field of one record in bounded windows. Name the record by id (as search/fetch print it) or connection_id + stream + record_id. One selector: cursor, offset_chars, or q + before_chars/after_chars (default 2048, max 8192) to centre on a match; none starts at 0. limit_chars (default 4096, max 16384) sizes any window. A non-text field reads as its JSON. Text: a JSON header line, then the window verbatim. Follow next_cursor to the end.",
   annotations: READ_ONLY_ANNOTATIONS,
   inputSchema,
   outputSchema,

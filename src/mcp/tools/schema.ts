@@ -3,7 +3,12 @@ import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
 import { jsonChars, MAX_RESULT_CHARS } from "../../core/render/budget.js";
 import { checkConnectionArg } from "../../core/render/record-ref.js";
-import { fitSchemaDoc, renderSchemaIndex, renderSchemaStream } from "../../core/render/schema-text.js";
+import {
+  capSchemaIndex,
+  fitSchemaDoc,
+  renderSchemaIndex,
+  renderSchemaStream,
+} from "../../core/render/schema-text.js";
 import { rsApi } from "../rs-api.js";
 import { checkStream, connectionIdArg } from "./common.js";
 import { defineTool, READ_ONLY_ANNOTATIONS } from "./types.js";
@@ -43,7 +48,7 @@ export const schemaTool = defineTool({
       connection_id: connectionId,
       view: args.detail,
     });
-    const { doc, clipped } = fitSchemaDoc(answer, MAX_RESULT_CHARS - 500);
+    const { doc, clipped } = fitSchemaDoc(stream ? answer : capSchemaIndex(answer), MAX_RESULT_CHARS - 500);
     if (jsonChars({ data: doc }) > MAX_RESULT_CHARS - 200) {
       // Only a narrower scope helps (a huge JSON Schema, or thousands of stream rows).
       throw new PdppError(

@@ -1,7 +1,7 @@
 // Tool `search`: full-text search across granted streams; hits carry self-contained fetch ids.
 import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
-import { jsonChars, MAX_RESULT_CHARS } from "../../core/render/budget.js";
+import { boundTitle, jsonChars, MAX_RESULT_CHARS } from "../../core/render/budget.js";
 import { recordUrl } from "../../core/render/fetch-doc.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import { type LadderEntry, snippetEntry } from "../../core/render/ladder.js";
@@ -34,11 +34,16 @@ const resultRow = z.object({
   record_id: z.string(),
   time: z.string().nullable(),
   snippet: z.string().nullable(),
+  snippet_field: z.string().nullable(),
+  matched_fields: z.array(z.string()),
+  score: z.number(),
 });
 
 function toRow(hit: SearchHit, deps: ToolDeps): SearchResultRow {
   const time = hit.time ?? null;
-  const title = hit.title?.trim() ? hit.title : `${hit.display_name} · ${hit.stream} · ${time ?? "undated"}`;
+  const title = boundTitle(
+    hit.title?.trim() ? hit.title : `${hit.display_name} · ${hit.stream} · ${time ?? "undated"}`,
+  );
   return {
     id: wrapHitId(hit),
     title,
@@ -50,6 +55,9 @@ function toRow(hit: SearchHit, deps: ToolDeps): SearchResultRow {
     record_id: hit.record_id,
     time,
     snippet: hit.snippet?.text ?? null,
+    snippet_field: hit.snippet?.field ?? null,
+    matched_fields: hit.matched_fields ?? [],
+    score: hit.score,
   };
 }
 

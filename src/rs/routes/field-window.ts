@@ -2,15 +2,17 @@
 // by cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
 //
 // Decisions where 20-rs-api.md is silent:
-// - `limit_chars` may accompany `q`: it does not size the match window (before/after do) but
-//   sets `window.limit_chars`, the page size of the next/previous cursors minted from it.
+// - `limit_chars` may accompany `q` (002): without before_chars/after_chars it sizes the match
+//   window (half before, half after, each at most 8,192); it always sets `window.limit_chars`, the
+//   page size of the next/previous cursors minted from it.
+// - `limit_chars` may accompany `cursor` (002): the window starts where the cursor says and takes
+//   limit_chars code points (a previous_cursor still ends where the window it came from starts).
 // - `offset_chars` past the end of the field → 400 invalid_request (param offset_chars);
 //   `offset_chars` equal to `size_chars` is an empty window.
 // - `previous_cursor` reads the `limit_chars` code points that end where this window starts
 //   (never overlapping it); `next_cursor` starts where this window ends.
 // - `complete` is true only when the window holds the whole field (start 0, end size_chars).
-// - A cursor carries its page size, so `limit_chars` is refused next to it like every other
-//   selector; a stale digest is checked before any offset check (409 stale_cursor wins).
+// - A stale digest is checked before any offset check (409 stale_cursor wins).
 import type { Context, Hono } from "hono";
 import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
 import { invalidRequest, PdppError } from "../../core/errors.js";
@@ -58,7 +60,7 @@ interface ParsedSelector {
 /** Apply the selector rules of 20-rs-api.md; each violation names its rule. */
 function parseSelector(params: Params, options: { secret: string; binding: string }): ParsedSelector {
   if (params.has("cursor")) {
-    const others = SELECTOR_PARAMS.filter((p) => p !== "cursor" && params.has(p));
+    const others = SELECTOR_PARAMS.filter((p) => p !== "cursor" && p !== "limit_chars" && params.has(p));
     if (others.length > 0)
       throw invalidRequest(`cursor excludes every other selector; drop ${others.join(", ")}.`, "cursor");
     const payload = openBoundCursor(options.secret, params.single("cursor") ?? "", {
@@ -70,9 +72,20 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
     if (!int(o) || !int(l) || l < 1 || typeof d !== "string" || (e !== undefined && (!int(e) || e <= o))) {
       throw malformedCursor();
     }
+    const asked = params.int("limit_chars", { min: 1, max: WINDOW_LIMITS.maxLimit }) ?? l;
+    if (e === undefined)
+      return {
+        selector: { kind: "range", offsetChars: o, limitChars: asked },
+        limit: asked,
+        cursorDigest: d,
+      };
     // `e` bounds a backward window so it ends where the current one starts (no overlap).
-    const limitChars = e === undefined ? l : Math.min(l, e - o);
-    return { selector: { kind: "range", offsetChars: o, limitChars }, limit: l, cursorDigest: d };
+    const start = asked === l ? o : Math.max(0, e - asked);
+    return {
+      selector: { kind: "range", offsetChars: start, limitChars: e - start },
+      limit: asked,
+      cursorDigest: d,
+    };
   }
   const limit =
     params.int("limit_chars", { min: 1, max: WINDOW_LIMITS.maxLimit }) ?? WINDOW_LIMITS.defaultLimit;
@@ -85,9 +98,12 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
     const q = params.single("q") ?? "";
     if (q.length === 0) throw invalidRequest("q must not be empty.", "q");
     checkQueryLength(q);
-    const context = { min: 0, max: WINDOW_LIMITS.maxContext, fallback: WINDOW_LIMITS.defaultContext };
-    const beforeChars = params.int("before_chars", context) ?? WINDOW_LIMITS.defaultContext;
-    const afterChars = params.int("after_chars", context) ?? WINDOW_LIMITS.defaultContext;
+    const sized = params.has("limit_chars")
+      ? Math.min(WINDOW_LIMITS.maxContext, Math.floor(limit / 2))
+      : WINDOW_LIMITS.defaultContext;
+    const context = { min: 0, max: WINDOW_LIMITS.maxContext, fallback: sized };
+    const beforeChars = params.int("before_chars", context) ?? sized;
+    const afterChars = params.int("after_chars", context) ?? sized;
     return { selector: { kind: "match", q, beforeChars, afterChars }, limit };
   }
   for (const p of ["before_chars", "after_chars"]) {

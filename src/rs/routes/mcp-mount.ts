@@ -5,7 +5,7 @@ import { PdppError } from "../../core/errors.js";
 import { mcpResource, protectedResourceMetadata } from "../../oauth/metadata.js";
 import type { AppOptions } from "../app.js";
 import { authenticateToken, bearerToken } from "../auth.js";
-import { MAX_JSON_BODY_BYTES } from "../body.js";
+import { MAX_JSON_BODY_BYTES, readBodyText } from "../body.js";
 import type { RsEnv } from "../env.js";
 import { errorResponse } from "../errors.js";
 
@@ -39,11 +39,10 @@ async function handleMcp(c: Context<RsEnv>, options: { mcp: AppOptions["mcp"] })
     throw err;
   }
   if (!options.mcp) throw new PdppError("route_not_found", "hosted MCP is not enabled on this server.");
-  const declared = Number(c.req.header("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > MAX_JSON_BODY_BYTES) {
-    throw new PdppError("payload_too_large", "an MCP request body is limited to 8 MiB.");
-  }
-  return options.mcp(c.req.raw, { token, publicUrl });
+  // The limit applies while the body streams in, declared length or not (a chunked upload is cut
+  // off and cancelled at the limit, never buffered whole).
+  const body = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES);
+  return options.mcp(c.req.raw, { token, publicUrl, body });
 }
 
 export function registerMcpMount(app: Hono<RsEnv>, options: { mcp: AppOptions["mcp"] }): void {

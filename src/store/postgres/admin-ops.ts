@@ -5,6 +5,8 @@ import { PdppError } from "../../core/errors.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest } from "../../core/manifest.js";
 import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
+import { inTransaction } from "./pool.js";
+import { reindexChangedStreams } from "./search-write.js";
 
 export async function secret(pool: pg.Pool, name: string): Promise<string> {
   // Insert-if-absent then read: concurrent first uses agree on one value.
@@ -16,12 +18,25 @@ export async function secret(pool: pg.Pool, name: string): Promise<string> {
   return rows[0].value;
 }
 
+/**
+ * Store a manifest; streams whose search fields changed are re-indexed in the same transaction
+ * (under the ingest lock), so no read sees the new manifest over rows indexed under the old list.
+ */
 export async function putManifest(pool: pg.Pool, manifest: Manifest): Promise<void> {
-  await pool.query(
-    `INSERT INTO manifests (connector_key, body) VALUES ($1, $2)
-     ON CONFLICT (connector_key) DO UPDATE SET body = EXCLUDED.body`,
-    [manifest.connector_key, JSON.stringify(manifest)],
-  );
+  await inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_ingest:' || current_schema()))");
+    const { rows } = await client.query<{ body: string }>(
+      "SELECT body FROM manifests WHERE connector_key = $1 FOR UPDATE",
+      [manifest.connector_key],
+    );
+    await client.query(
+      `INSERT INTO manifests (connector_key, body) VALUES ($1, $2)
+       ON CONFLICT (connector_key) DO UPDATE SET body = EXCLUDED.body`,
+      [manifest.connector_key, JSON.stringify(manifest)],
+    );
+    const previous = rows[0] ? (JSON.parse(rows[0].body) as Manifest) : null;
+    await reindexChangedStreams(client, { previous, next: manifest });
+  });
 }
 
 export async function getManifest(pool: pg.Pool, connectorKey: string): Promise<Manifest | null> {
@@ -141,21 +156,25 @@ export async function revokeGrant(pool: pg.Pool, grantId: string, at: string): P
   return (rowCount ?? 0) > 0;
 }
 
-export async function appendAccessLog(pool: pg.Pool, entry: AccessLogEntry): Promise<void> {
+/** One statement for a batch of rows (the store buffers them off the request path). */
+export async function appendAccessLog(pool: pg.Pool, entries: AccessLogEntry[]): Promise<void> {
+  const columns = [
+    "at",
+    "grant_id",
+    "client_name",
+    "route",
+    "stream",
+    "connection_id",
+    "record_count",
+    "bytes",
+    "status",
+  ] as const;
   await pool.query(
-    `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      entry.at,
-      entry.grant_id,
-      entry.client_name,
-      entry.route,
-      entry.stream,
-      entry.connection_id,
-      entry.record_count,
-      entry.bytes,
-      entry.status,
-    ],
+    `INSERT INTO access_log (${columns.join(", ")})
+     SELECT ${columns.join(", ")} FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                          $7::int[], $8::bigint[], $9::int[])
+     WITH ORDINALITY AS t(${columns.join(", ")}, n) ORDER BY n`,
+    columns.map((c) => entries.map((e) => e[c])),
   );
 }
 

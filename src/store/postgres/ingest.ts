@@ -11,8 +11,7 @@ import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js
 import type { IngestOp, IngestResult } from "../store.js";
 import { getConnection, getManifest } from "./admin-ops.js";
 import { inTransaction } from "./pool.js";
-import { lexemeParts, type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
-import { MAX_SEARCH_FIELDS } from "./search-sql.js";
+import { currentSearchFields, writeSearchRows } from "./search-write.js";
 import { insertTextFields, type TextFieldRow, textFieldRow } from "./text-store.js";
 
 interface PreparedOp {
@@ -93,6 +92,11 @@ export async function applyBatch(
     // that has seen version n can never later find a smaller version committed behind it.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_ingest:' || current_schema()))");
     const existing = await lockExisting(client, target, prepared);
+    // Read under the lock a manifest change also takes: rows are indexed under the stored fields.
+    const searchFields = await currentSearchFields(client, {
+      connectorKey: connection.connector_key,
+      stream: stream.name,
+    });
     // Replay the ops in order against the current state; only each record's last write is stored.
     const finalWrites = new Map<string, PreparedOp & { slot: number }>();
     let versionSlots = 0;
@@ -124,6 +128,7 @@ export async function applyBatch(
       connectionId: target.connectionId,
       writes: [...finalWrites.values()].sort((a, b) => a.slot - b.slot),
       versionSlots,
+      searchFields,
     });
   });
   return result;
@@ -150,6 +155,8 @@ async function writeRecords(
     connectionId: string;
     writes: (PreparedOp & { slot: number })[];
     versionSlots: number;
+    /** Search fields of the stored manifest, read under the ingest lock. */
+    searchFields: string[];
   },
 ): Promise<void> {
   const { stream, writes } = batch;
@@ -198,8 +205,7 @@ async function writeRecords(
   await client.query("DELETE FROM search_lex WHERE rid = ANY($1::bigint[])", [rids]);
 
   const texts: TextFieldRow[] = [];
-  const searchRows: (SearchRow & { rid: string })[] = [];
-  const lexRows: LexRow[] = [];
+  const indexed: { rid: string; data: Record<string, unknown> }[] = [];
   for (const write of writes) {
     if (write.op === "delete") continue;
     const rid = ridOf.get(write.recordId) as string;
@@ -207,58 +213,12 @@ async function writeRecords(
       const value = getPath(write.data, path);
       if (typeof value === "string") texts.push(textFieldRow(rid, path, value));
     }
-    const lexemes = new Set<string>();
-    for (const field of (stream.query?.search ?? []).slice(0, MAX_SEARCH_FIELDS)) {
-      for (const row of searchRowsFor(field, searchableTextRaw(getPath(write.data, field)), lexemes))
-        searchRows.push({ ...row, rid });
-    }
-    const parts = lexemeParts(lexemes);
-    parts.forEach((tsv, part) => {
-      lexRows.push({ rid, part, parts: parts.length, tsv });
-    });
+    indexed.push({ rid, data: write.data });
   }
   await insertTextFields(client, texts);
-  await insertSearchRows(client, searchRows);
-  await insertLexRows(client, { stream: stream.name, connectionId: batch.connectionId, rows: lexRows });
-}
-
-interface LexRow {
-  rid: string;
-  part: number;
-  parts: number;
-  tsv: string;
-}
-
-async function insertLexRows(
-  client: pg.PoolClient,
-  batch: { stream: string; connectionId: string; rows: LexRow[] },
-): Promise<void> {
-  const { rows } = batch;
-  for (let i = 0; i < rows.length; i += 2000) {
-    const slice = rows.slice(i, i + 2000);
-    await client.query(
-      `INSERT INTO search_lex (rid, part, parts, stream, connection_id, tsv)
-       SELECT rid, part, parts, $5, $6, tsv FROM unnest($1::bigint[], $2::int[], $3::int[], $4::tsvector[])
-         AS t(rid, part, parts, tsv)`,
-      [
-        slice.map((r) => r.rid),
-        slice.map((r) => r.part),
-        slice.map((r) => r.parts),
-        slice.map((r) => r.tsv),
-        batch.stream,
-        batch.connectionId,
-      ],
-    );
-  }
-}
-
-async function insertSearchRows(client: pg.PoolClient, rows: (SearchRow & { rid: string })[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 2000) {
-    const slice = rows.slice(i, i + 2000);
-    await client.query(
-      `INSERT INTO search_docs (rid, field, seg, tsv)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::tsvector[])`,
-      [slice.map((r) => r.rid), slice.map((r) => r.field), slice.map((r) => r.seg), slice.map((r) => r.tsv)],
-    );
-  }
+  await writeSearchRows(
+    client,
+    { stream: stream.name, connectionId: batch.connectionId, fields: batch.searchFields },
+    indexed,
+  );
 }

@@ -2,6 +2,7 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
@@ -67,12 +68,16 @@ async function assertUtf8(pool: pg.Pool): Promise<void> {
 class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private closed = false;
+  private readonly accessLog: AccessLogBuffer;
 
-  constructor(readonly pool: pg.Pool) {}
+  constructor(readonly pool: pg.Pool) {
+    this.accessLog = new AccessLogBuffer((rows) => admin.appendAccessLog(this.pool, rows));
+  }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.accessLog.flush();
     await this.pool.end();
   }
 
@@ -156,10 +161,11 @@ class PostgresStore implements Store {
   revokeGrant(grantId: string, at: string): Promise<boolean> {
     return admin.revokeGrant(this.pool, grantId, at);
   }
-  appendAccessLog(entry: AccessLogEntry): Promise<void> {
-    return admin.appendAccessLog(this.pool, entry);
+  async appendAccessLog(entry: AccessLogEntry): Promise<void> {
+    this.accessLog.append(entry);
   }
-  listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+  async listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
+    await this.accessLog.flush();
     return admin.listAccessLog(this.pool, options);
   }
   putOAuthClient(client: OAuthClientRecord): Promise<void> {

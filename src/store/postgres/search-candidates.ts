@@ -4,15 +4,9 @@
 // found by walking (stream, rid) backwards — never the reverse, which costs seconds.
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
+import { ESTIMATE_EXTRA, matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery } from "../store.js";
-import {
-  anyTermQuery,
-  grantedSearchFields,
-  indexedSearchFields,
-  lexemeQuery,
-  lexemeTerms,
-  termQuery,
-} from "./search-sql.js";
+import { coverageQuery, grantedSearchFields, lexemeQuery, lexemeTerms, termQuery } from "./search-sql.js";
 import { conditionsClause, Params, scopeClause } from "./sql-scope.js";
 
 /** A candidate that can reach the page, with what the full order needs. */
@@ -38,11 +32,10 @@ export interface ScopeCandidates {
 /** The SQL pieces that select one scope's matching rids from search_lex (alias l). */
 function matchSql(params: Params, scope: StreamScope, query: SearchQuery) {
   const fields = grantedSearchFields(scope);
-  const indexed = indexedSearchFields(scope);
-  const everyField = fields.length === indexed.length;
-  // The lexeme row is exact for words and prefixes over all search fields; phrases (adjacency) and
-  // a grant hiding some search fields need the per-field rows for confirmation.
-  const confirm = everyField ? query.terms.filter((t) => t.kind === "phrase") : query.terms;
+  // The lexeme row holds the words of whatever field list the stream was indexed under, which a
+  // manifest registered after this scope was resolved may have changed: every term is confirmed
+  // in the scope's granted fields by the per-field rows (field names, not positions).
+  const confirm = query.terms;
   const fieldsParam = confirm.length > 0 ? params.add(fields) : "";
   const checks = confirm.map(
     (
@@ -86,53 +79,39 @@ export async function scopeCandidates(
 
   const params = new Params();
   const m = matchSql(params, scope, query);
-  // Broad: the newest cap matches, found in id order (each test is one small inline row).
-  const capParam = broad ? params.add(cap) : "";
+  // Broad: the newest matches in id order (each test is one small inline row): the window, plus
+  // up to ESTIMATE_EXTRA older ones counted for matched_estimate.
+  const capParam = broad ? params.add(query.rankWindow + ESTIMATE_EXTRA) : "";
   const cand = broad
     ? `(${m.single} ORDER BY l.rid DESC LIMIT ${capParam}) UNION ALL (${m.multi()} ORDER BY l.rid DESC LIMIT ${capParam})`
     : `${m.single} UNION ALL ${m.multi()}`;
-  const any = `${params.add(anyTermQuery(query.terms))}::tsquery`;
-  const { rows } = await pool.query<Omit<Candidate, "scope"> & { total: string; oldest: string }>(
+  const coverage = `${params.add(coverageQuery(query.terms))}::tsquery`;
+  // Score: granted search fields in which some term occurs (core/search-ranking.ts).
+  const { rows } = await pool.query<Omit<Candidate, "scope"> & { total: string }>(
     `WITH cand AS MATERIALIZED (${cand}),
      win AS MATERIALIZED (SELECT rid FROM cand ORDER BY rid DESC LIMIT ${params.add(query.rankWindow)}),
-     stats AS (SELECT (SELECT count(*) FROM cand) AS total, (SELECT min(rid) FROM win) AS oldest),
+     stats AS (SELECT (SELECT count(*) FROM cand) AS total),
      scored AS (
-       SELECT w.rid, (SELECT coalesce(sum(ts_rank_cd(d.tsv, ${any})), 0) FROM search_docs d
-                      WHERE d.rid = w.rid AND d.field = ANY(${params.add(grantedSearchFields(scope))}::text[]) AND d.tsv @@ ${any})::float8 AS score
+       SELECT w.rid, (SELECT count(DISTINCT d.field) FROM search_docs d
+                      WHERE d.rid = w.rid AND d.field = ANY(${params.add(grantedSearchFields(scope))}::text[])
+                        AND d.tsv @@ ${coverage})::float8 AS score
        FROM win w
      )
-     SELECT r.rid, r.connection_id, r.stream, r.record_id, r.time, r.emitted_at, s.score, st.total, st.oldest
+     SELECT r.rid, r.connection_id, r.stream, r.record_id, r.time, r.emitted_at, s.score, st.total
      FROM scored s JOIN records r ON r.rid = s.rid CROSS JOIN stats st
      ORDER BY s.score DESC, r.time DESC NULLS LAST, r.connection_id, r.stream, r.record_id
      LIMIT ${params.add(query.k)}`,
     params.values,
   );
   const total = rows.length > 0 ? Number(rows[0].total) : 0;
-  const candidates = rows.map((r) => ({ ...r, score: Number(r.score), scope }));
-  if (!broad && total <= query.rankWindow) {
+  const candidates = rows.map(({ total: _t, ...r }) => ({ ...r, score: Number(r.score), scope }));
+  if (total <= query.rankWindow) {
     return { rows: candidates, windowSize: total, complete: true, estimate: total };
   }
   return {
     rows: candidates,
-    windowSize: Math.min(total, query.rankWindow),
+    windowSize: query.rankWindow,
     complete: false,
-    estimate: await estimateMatches(pool, scope, { window: query.rankWindow, oldest: rows[0]?.oldest }),
+    estimate: matchedEstimate(query.rankWindow, total - query.rankWindow),
   };
-}
-
-/** Matches beyond the window, estimated from their density among the stream's newest rows. */
-async function estimateMatches(
-  pool: pg.Pool,
-  scope: StreamScope,
-  at: { window: number; oldest: string | undefined },
-): Promise<number> {
-  const { rows } = await pool.query<{ lo: string | null; hi: string | null }>(
-    "SELECT min(rid) AS lo, max(rid) AS hi FROM search_lex WHERE stream = $1",
-    [scope.stream.name],
-  );
-  const lo = Number(rows[0].lo ?? 0);
-  const hi = Number(rows[0].hi ?? 0);
-  const oldest = Number(at.oldest ?? lo);
-  const estimate = Math.round((at.window * (hi - lo + 1)) / Math.max(1, hi - oldest + 1));
-  return Math.max(estimate, at.window + 1);
 }

@@ -17,6 +17,16 @@ export function anyTermQuery(terms: SearchTerm[]): string {
   return terms.map(termQuery).join(" | ");
 }
 
+/**
+ * Some term occurs, a phrase counting when all its words do (positions aside): the per-field test
+ * of the ranking score (core/search-ranking.ts).
+ */
+export function coverageQuery(terms: SearchTerm[]): string {
+  return terms
+    .map((t) => (t.kind === "phrase" ? `(${t.words.map(quoteLexeme).join(" & ")})` : termQuery(t)))
+    .join(" | ");
+}
+
 /** Every word of every term AND-ed, for the position-free lexeme rows (phrases lose adjacency). */
 export function lexemeQuery(terms: SearchTerm[]): string {
   return lexemeTerms(terms).join(" & ");

@@ -5,7 +5,8 @@ import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { connectorSearchTables } from "./search-tables.js";
+import { reindexStream } from "./search-reindex.js";
+import { connectorSearchStreams, connectorSearchTables } from "./search-tables.js";
 
 interface GrantRow {
   token_hash: string;
@@ -29,14 +30,34 @@ export class SqliteAdmin {
     return (this.db.stmt("SELECT value FROM secrets WHERE name = ?").get(name) as { value: string }).value;
   }
 
+  /**
+   * Store a manifest; a stream whose search fields changed is re-indexed in the same transaction,
+   * so no read ever sees the new manifest over rows indexed under the old field list.
+   */
   putManifest(manifest: Manifest): void {
-    this.db
-      .stmt(
-        `INSERT INTO manifests (connector_key, manifest, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (connector_key) DO UPDATE SET manifest = excluded.manifest, updated_at = excluded.updated_at`,
-      )
-      .run(manifest.connector_key, JSON.stringify(manifest), new Date().toISOString());
-    this.manifestCache.delete(manifest.connector_key);
+    const key = manifest.connector_key;
+    this.db.raw
+      .transaction(() => {
+        this.db
+          .stmt(
+            `INSERT INTO manifests (connector_key, manifest, updated_at) VALUES (?, ?, ?)
+             ON CONFLICT (connector_key) DO UPDATE SET manifest = excluded.manifest, updated_at = excluded.updated_at`,
+          )
+          .run(key, JSON.stringify(manifest), new Date().toISOString());
+        const streams = new Set([
+          ...manifest.streams.map((s) => s.name),
+          ...connectorSearchStreams(this.db, key),
+        ]);
+        for (const stream of streams) {
+          reindexStream(this.db, {
+            connectorKey: key,
+            stream,
+            def: manifest.streams.find((s) => s.name === stream),
+          });
+        }
+      })
+      .immediate();
+    this.manifestCache.delete(key);
   }
 
   getManifest(connectorKey: string): Manifest | null {
@@ -159,23 +180,27 @@ export class SqliteAdmin {
     return true;
   }
 
-  appendAccessLog(entry: AccessLogEntry): void {
-    this.db
-      .stmt(
-        `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        entry.at,
-        entry.grant_id,
-        entry.client_name,
-        entry.route,
-        entry.stream,
-        entry.connection_id,
-        entry.record_count,
-        entry.bytes,
-        entry.status,
-      );
+  /** One transaction for a batch of rows (the store buffers them off the request path). */
+  appendAccessLog(entries: AccessLogEntry[]): void {
+    const insert = this.db.stmt(
+      `INSERT INTO access_log (at, grant_id, client_name, route, stream, connection_id, record_count, bytes, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.db.raw.transaction(() => {
+      for (const e of entries) {
+        insert.run(
+          e.at,
+          e.grant_id,
+          e.client_name,
+          e.route,
+          e.stream,
+          e.connection_id,
+          e.record_count,
+          e.bytes,
+          e.status,
+        );
+      }
+    })();
   }
 
   /** Newest first. */

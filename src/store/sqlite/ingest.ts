@@ -15,6 +15,7 @@ import {
   insertSearchRow,
   searchTable,
   searchValues,
+  valuesForTable,
 } from "./search-tables.js";
 import { deleteTexts, writeText } from "./text-store.js";
 
@@ -123,8 +124,7 @@ export function applyPrepared(
     );
     const emittedAt = new Date().toISOString();
     // The stream's FTS table: looked up once, created only when a record has search text.
-    let table = searchTable(db, connectorKey, stream)?.name;
-    let checked = false;
+    let table = searchTable(db, connectorKey, stream);
     const find = db.stmt(
       "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
     );
@@ -141,7 +141,7 @@ export function applyPrepared(
           "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ? WHERE id = ?",
         ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
         deleteTexts(db, existing.id);
-        if (table) deleteSearchRow(db, { table, row: existing.id });
+        if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
         counts.deleted++;
         continue;
       }
@@ -156,7 +156,7 @@ export function applyPrepared(
           "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 0, emitted_at = ?, time = ?, connector_key = ? WHERE id = ?",
         ).run(op.payloadJson, op.digest, version, emittedAt, op.time, connectorKey, existing.id);
         deleteTexts(db, existing.id);
-        if (table) deleteSearchRow(db, { table, row: existing.id });
+        if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
         row = existing.id;
         if (existing.deleted) counts.added++;
         else counts.updated++;
@@ -180,12 +180,12 @@ export function applyPrepared(
         counts.added++;
       }
       for (const text of op.texts) writeText(db, row, text);
-      if (op.search) {
-        // First insert of the batch: create the table or mark it mixed when the layout changed.
-        if (!checked || !table)
+      if (op.search || table) {
+        // Rows are indexed under the table's layout, which a newer manifest may have changed.
+        if (op.search && !table)
           table = ensureSearchTable(db, { connectorKey, stream, search: target.search });
-        checked = true;
-        insertSearchRow(db, { table, row }, op.search);
+        const values = table ? valuesForTable(table, { search: target.search, values: op.search }, op) : null;
+        if (table && values) insertSearchRow(db, { table: table.name, row }, values);
       }
     }
     db.stmt("UPDATE store_meta SET value = ? WHERE key = 'version'").run(String(version));

@@ -4,7 +4,7 @@ import type { StreamScope } from "../../core/grant.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import type { StoredRecord } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { readText, readTextRange, textMetas } from "./text-store.js";
+import { readText, readTextRange, type TextMeta, textMetas } from "./text-store.js";
 
 export const RECORD_COLUMNS =
   "r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.payload, r.emitted_at, r.time, r.version, r.digest, r.deleted";
@@ -24,6 +24,49 @@ export interface RecordRow {
   sort_value?: string | number | null;
 }
 
+/** A text field of a record as a page read gives it: whole, or already cut to the preview. */
+export interface PageText extends TextMeta {
+  text: string;
+}
+
+/**
+ * The text fields of a page of record rows in one statement. With `previewChars`, a field longer
+ * than it comes back cut in SQL (substr counts code points, as windows do; a preview never passes
+ * the first 65,536-code-point chunk), so the rest of a long body is never read.
+ */
+export function readPageTexts(
+  db: SqliteDb,
+  rowIds: number[],
+  options: { previewChars?: number },
+): Map<number, PageText[]> {
+  const out = new Map<number, PageText[]>();
+  if (rowIds.length === 0) return out;
+  const preview = options.previewChars ?? null;
+  const rows = db
+    .stmt(
+      `SELECT f.record_row, f.path, f.size_chars, f.digest, f.chunk_count,
+              CASE WHEN @preview IS NOT NULL AND f.size_chars > @preview THEN substr(c.text, 1, @preview)
+                   ELSE coalesce(c.text, '') END AS text
+       FROM text_fields f LEFT JOIN text_chunks c ON c.record_row = f.record_row AND c.path = f.path
+       WHERE f.record_row IN (SELECT value FROM json_each(@ids))
+         AND (c.seq IS NULL OR c.seq = 0 OR @preview IS NULL OR f.size_chars <= @preview)
+       ORDER BY f.record_row, f.path, c.seq`,
+    )
+    .all({ preview, ids: JSON.stringify(rowIds) }) as (PageText & { record_row: number })[];
+  let last: PageText | undefined;
+  for (const { record_row, ...row } of rows) {
+    if (last && last.path === row.path && out.get(record_row)?.at(-1) === last) {
+      last.text += row.text; // the next chunk of the same field
+      continue;
+    }
+    last = row;
+    const list = out.get(record_row);
+    if (list) list.push(row);
+    else out.set(record_row, [row]);
+  }
+  return out;
+}
+
 function pathVisible(path: string, visible: string[] | null): boolean {
   return visible === null || visible.some((p) => path === p || path.startsWith(`${p}.`));
 }
@@ -31,7 +74,13 @@ function pathVisible(path: string, visible: string[] | null): boolean {
 export function materialize(
   db: SqliteDb,
   row: RecordRow,
-  options: { scope: StreamScope; fields?: string[]; previewChars?: number },
+  options: {
+    scope: StreamScope;
+    fields?: string[];
+    previewChars?: number;
+    /** This row's texts from readPageTexts (a page read); read here, field by field, when absent. */
+    texts?: PageText[];
+  },
 ): StoredRecord {
   const { scope, fields, previewChars } = options;
   const stream = scope.stream;
@@ -42,7 +91,16 @@ export function materialize(
     primaryKey: stream.primary_key,
   });
   let previews: StoredRecord["previews"];
-  if (!row.deleted && stream.text_fields?.length) {
+  if (!row.deleted && stream.text_fields?.length && options.texts) {
+    for (const t of options.texts) {
+      if (!isPathGranted(t.path, scope.fields) || !pathVisible(t.path, visible)) continue;
+      setPath(data, t.path, t.text);
+      if (previewChars !== undefined && t.size_chars > previewChars) {
+        previews ??= {};
+        previews[t.path] = { sizeChars: t.size_chars, digest: t.digest, complete: false };
+      }
+    }
+  } else if (!row.deleted && stream.text_fields?.length) {
     for (const meta of textMetas(db, row.id)) {
       if (!isPathGranted(meta.path, scope.fields) || !pathVisible(meta.path, visible)) continue;
       if (previewChars !== undefined && meta.size_chars > previewChars) {

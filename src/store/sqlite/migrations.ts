@@ -2,7 +2,7 @@
 // recorded in schema_migrations.
 import type { SqliteDb } from "./db.js";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
-import { reindexSearch } from "./search-reindex.js";
+import { reindexMixedTables, reindexSearch } from "./search-reindex.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
 const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
@@ -84,6 +84,9 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
   { version: 2, sql: "", run: reindexSearch },
   // The OAuth authorization server's clients, pending authorizations and hashed codes/tokens.
   { version: 3, sql: OAUTH_TABLES_SQL },
+  // Tables whose rows a changed manifest left under two layouts are rebuilt (manifests now
+  // re-index on registration, see search-reindex.ts).
+  { version: 4, sql: "", run: reindexMixedTables },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

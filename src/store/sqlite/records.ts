@@ -9,7 +9,7 @@ import type {
   StoredRecord,
 } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { materialize, RECORD_COLUMNS, type RecordRow } from "./materialize.js";
+import { materialize, RECORD_COLUMNS, type RecordRow, readPageTexts } from "./materialize.js";
 import {
   bindValue,
   fieldExpr,
@@ -76,11 +76,21 @@ export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuer
     ORDER BY sort_value ${dir}, r.connection_id ${dir}, r.record_id ${dir} LIMIT ?`;
   const rows = db.stmt(sql).all(...sortExpr.params, ...params, query.limit + 1) as RecordRow[];
   const byConnection = scopeByConnection(live);
-  const records = rows.slice(0, query.limit).map((row) =>
+  const page = rows.slice(0, query.limit);
+  // The page's text fields in one statement (previews cut in SQL), not one read per record.
+  const texts = stream.text_fields?.length
+    ? readPageTexts(
+        db,
+        page.map((r) => r.id),
+        { previewChars: query.previewChars },
+      )
+    : undefined;
+  const records = page.map((row) =>
     materialize(db, row, {
       scope: rowScope(byConnection, row),
       fields: query.fields,
       previewChars: query.previewChars,
+      texts: texts ? (texts.get(row.id) ?? []) : undefined,
     }),
   );
   const result: ListResult = { records, hasMore: rows.length > query.limit };

@@ -6,7 +6,7 @@ import type { SearchTerm } from "../../core/search-query.js";
 import { analyzeText } from "../../core/snippet.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { FTS_COLUMNS, searchTable } from "./search-tables.js";
+import { FTS_COLUMNS, layoutFields, type SearchTableInfo } from "./search-tables.js";
 import { matchAnyExpr } from "./search-text.js";
 import { iterateChunks, readTextRange, textMeta } from "./text-store.js";
 
@@ -22,14 +22,24 @@ export interface Candidate {
   emitted_at: string;
   score: number;
   scope: StreamScope;
+  /** The stream's FTS table and the scope's granted search fields with their columns in it. */
+  table: string;
+  columns: { field: string; column: number }[];
 }
 
-/** FTS column numbers of the scope's granted search fields (column i holds query.search[i]). */
-export function grantedColumns(scope: StreamScope): { field: string; column: number }[] {
-  const fields = (scope.stream.query?.search ?? []).slice(0, FTS_COLUMNS);
-  return fields
+/**
+ * The scope's granted search fields and their FTS columns, mapped through the table's stored
+ * layout (column i holds layout field i): a field counts only when the scope's manifest declares
+ * it searchable and the grant includes it.
+ */
+export function grantedColumns(
+  scope: StreamScope,
+  info: SearchTableInfo,
+): { field: string; column: number }[] {
+  const searchable = new Set((scope.stream.query?.search ?? []).slice(0, FTS_COLUMNS));
+  return layoutFields(info)
     .map((field, column) => ({ field, column }))
-    .filter(({ field }) => isPathGranted(field, scope.fields));
+    .filter(({ field }) => searchable.has(field) && isPathGranted(field, scope.fields));
 }
 const TITLE_CHARS = 512;
 
@@ -84,12 +94,13 @@ function matchedText(
     if (++scanned >= MAX_SNIPPET_CHUNKS) break;
   }
   // Beyond the scan budget, ask the index whether a term occurs in this field at all.
-  const column = grantedColumns(c.scope).find((g) => g.field === field.name)?.column;
-  const table = searchTable(db, c.scope.connectorKey, c.stream)?.name;
-  if (column === undefined || !table) return null;
+  const column = c.columns.find((g) => g.field === field.name)?.column;
+  if (column === undefined) return null;
+  // BETWEEN, not `rowid = ?`: FTS5 ignores an equality on rowid bound as a JS number (a double)
+  // and answers for every matching row, which made other records' words count for this one.
   const hit = db
-    .stmt(`SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`)
-    .get(matchAnyExpr(field.terms, column), c.id);
+    .stmt(`SELECT 1 FROM ${c.table} WHERE ${c.table} MATCH ? AND rowid BETWEEN ? AND ?`)
+    .get(matchAnyExpr(field.terms, column), c.id, c.id);
   return hit ? NO_SNIPPET : null;
 }
 
@@ -97,7 +108,7 @@ export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): St
   const row = db.stmt("SELECT payload FROM records WHERE id = ?").get(c.id) as { payload: string };
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
   const texts = new Map<string, Analysis>();
-  for (const { field } of grantedColumns(c.scope)) {
+  for (const { field } of c.columns) {
     const analysis = matchedText(db, c, { name: field, payload, terms });
     if (analysis !== null) texts.set(field, analysis);
   }

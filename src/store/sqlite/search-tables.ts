@@ -2,7 +2,7 @@
 // (a shared index made a small stream's query walk every other stream's matches too), and a scope
 // that sees every connection of its stream is ranked from the index alone, without a join.
 import type { StreamDef } from "../../core/manifest.js";
-import { getPath } from "../../core/projection.js";
+import { getPath, setPath } from "../../core/projection.js";
 import type { SqliteDb } from "./db.js";
 import { searchableText } from "./search-text.js";
 
@@ -12,8 +12,9 @@ const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
 export const FTS_COLUMNS = 16;
 export const FTS_COLUMN_LIST = Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ");
 
-// `layout` is the stream's search-field list the table was created for; `mixed` is set once rows
-// were indexed under another list (a changed manifest), after which every query filters columns.
+// `layout` is the stream's search-field list every row of the table is indexed under: a manifest
+// that changes the list re-indexes the stream in the same transaction (search-reindex.ts), and
+// reads map granted fields to columns through it. `mixed` is legacy (migration 3 clears it).
 export const SEARCH_TABLES_SQL = `CREATE TABLE search_tables (
   connector_key TEXT NOT NULL,
   stream TEXT NOT NULL,
@@ -34,6 +35,11 @@ export function searchLayout(search: string[] | undefined): string {
   return JSON.stringify((search ?? []).slice(0, FTS_COLUMNS));
 }
 
+/** The fields of a stored layout, in column order (column i holds field i). */
+export function layoutFields(info: SearchTableInfo): string[] {
+  return JSON.parse(info.layout) as string[];
+}
+
 /**
  * The FTS table of a stream, or null when nothing was ever indexed for it (read on every call:
  * another process may have created or marked it).
@@ -45,19 +51,17 @@ export function searchTable(db: SqliteDb, connectorKey: string, stream: string):
   return row ?? null;
 }
 
-/** The FTS table of a stream, created on first use (call inside the write transaction). */
+/**
+ * The FTS table of a stream, created on first use with the given layout (call inside the write
+ * transaction). An existing table keeps its layout: the caller indexes rows under that one.
+ */
 export function ensureSearchTable(
   db: SqliteDb,
   target: { connectorKey: string; stream: string; search: string[] | undefined },
-): string {
+): SearchTableInfo {
   const layout = searchLayout(target.search);
   const existing = searchTable(db, target.connectorKey, target.stream);
-  if (existing) {
-    if (!existing.mixed && existing.layout !== layout) {
-      db.stmt("UPDATE search_tables SET mixed = 1 WHERE name = ?").run(existing.name);
-    }
-    return existing.name;
-  }
+  if (existing) return existing;
   const next = (db.stmt("SELECT count(*) AS n FROM search_tables").get() as { n: number }).n + 1;
   // Generated names only: connector keys and stream names never reach SQL text.
   const name = `search_fts_${next}`;
@@ -70,7 +74,7 @@ export function ensureSearchTable(
     name,
     layout,
   );
-  return name;
+  return { name, layout, mixed: 0 };
 }
 
 /** Every FTS table of a connector (for removing a connection's rows). */
@@ -82,10 +86,38 @@ export function connectorSearchTables(db: SqliteDb, connectorKey: string): strin
 
 /** Index text per FTS column: column i holds the stream's query.search[i]; null when none. */
 export function searchValues(data: Record<string, unknown>, stream: StreamDef): (string | null)[] | null {
-  const fields = (stream.query?.search ?? []).slice(0, FTS_COLUMNS);
+  return searchValuesFor(data, (stream.query?.search ?? []).slice(0, FTS_COLUMNS));
+}
+
+/** Index text per FTS column for a layout's fields; null when no field holds text. */
+export function searchValuesFor(data: Record<string, unknown>, fields: string[]): (string | null)[] | null {
   if (fields.length === 0) return null;
   const values = fields.map((f) => searchableText(getPath(data, f)) || null);
   return values.some((v) => v !== null) ? values : null;
+}
+
+/**
+ * The values to index for a written row under the table's layout: the writer's own when it used
+ * the same field list, else recomputed from the stored payload and texts (a writer holding an
+ * older manifest than the one the table was re-indexed for).
+ */
+export function valuesForTable(
+  info: SearchTableInfo,
+  write: { search: string[] | undefined; values: (string | null)[] | null },
+  stored: { payloadJson: string; texts: { path: string; text: string }[] },
+): (string | null)[] | null {
+  if (info.layout === searchLayout(write.search)) return write.values;
+  const data = JSON.parse(stored.payloadJson) as Record<string, unknown>;
+  for (const t of stored.texts) setPath(data, t.path, t.text);
+  return searchValuesFor(data, layoutFields(info));
+}
+
+/** Streams of a connector that have an FTS table. */
+export function connectorSearchStreams(db: SqliteDb, connectorKey: string): string[] {
+  return db
+    .stmt("SELECT stream FROM search_tables WHERE connector_key = ?")
+    .pluck()
+    .all(connectorKey) as string[];
 }
 
 /** Insert one row; only the stream's columns are bound (the rest stay empty). */

@@ -46,3 +46,14 @@ export function matchAllExpr(terms: SearchTerm[], columns: number[] | null): str
 export function matchAnyExpr(terms: SearchTerm[], column: number): string {
   return `{c${column}} : (${terms.map(termExpr).join(" OR ")})`;
 }
+
+/**
+ * `{c3} : ("a" OR ("b" AND "c") OR "d"*)`: does some term occur in this one column, a phrase
+ * counting when all its words do (positions aside) — the per-field test of the ranking score.
+ */
+export function coverageExpr(terms: SearchTerm[], column: number): string {
+  const any = terms.map((t) =>
+    t.kind === "phrase" ? `(${t.words.map((w) => phrase([w])).join(" AND ")})` : termExpr(t),
+  );
+  return `{c${column}} : (${any.join(" OR ")})`;
+}

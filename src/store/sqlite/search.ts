@@ -1,13 +1,15 @@
 // Full-text search of the SQLite store: FTS5 over normalised tokens, restricted per scope to the
-// granted search fields by a column filter; exact BM25 ranking up to rankWindow matches, else over
-// the newest rankWindow matches with honest recall.
+// granted search fields by a column filter; candidates are the scope's visible matches (all, or
+// the newest rankWindow walked in rowid order without bm25()), scored by granted-field coverage as
+// core/search-ranking.ts defines, with honest recall and a visible-only matched_estimate.
 import type { StreamScope } from "../../core/grant.js";
+import { ESTIMATE_EXTRA, matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { normalizeScopes, type SqlPart, scopeWhere } from "./scope-sql.js";
 import { type Candidate, describeHit, grantedColumns } from "./search-hits.js";
-import { FTS_COLUMNS, searchLayout, searchTable } from "./search-tables.js";
-import { matchAllExpr } from "./search-text.js";
+import { layoutFields, searchTable } from "./search-tables.js";
+import { coverageExpr, matchAllExpr } from "./search-text.js";
 
 /** Byte-order comparison of UTF-8 strings (code-point order), as Postgres COLLATE "C" does. */
 export function compareCodePoints(a: string, b: string): number {
@@ -29,11 +31,12 @@ function compareHits(a: Candidate, b: Candidate): number {
   );
 }
 
-/** Phase 1: a scope's candidate (id and score). */
-interface Scored {
-  id: number;
-  score: number;
-  scope: StreamScope;
+interface ScopeCandidates {
+  rows: Candidate[];
+  /** Matches in the ranked window (at most rankWindow). */
+  total: number;
+  complete: boolean;
+  estimate: number;
 }
 
 /** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
@@ -45,20 +48,21 @@ function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
   return ids.every((id) => scope.connectionIds.includes(id));
 }
 
-/** A scope's candidates that can reach the first `k` hits, and what its window holds. */
-function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery & { k: number }) {
-  const { k } = query;
-  const columns = grantedColumns(scope).map((c) => c.column);
+/** A scope's best `k` candidates in the full order, and what its window holds. */
+function scopeCandidates(
+  db: SqliteDb,
+  scope: StreamScope,
+  query: SearchQuery & { k: number },
+): ScopeCandidates {
+  const none = { rows: [], total: 0, complete: true, estimate: 0 };
   const info = searchTable(db, scope.connectorKey, scope.stream.name);
-  if (columns.length === 0 || !info) return { rows: [] as Scored[], total: 0, complete: true, estimate: 0 };
+  if (!info) return none;
+  const columns = grantedColumns(scope, info);
+  if (columns.length === 0) return none;
   const table = info.name;
-  // When every row was indexed under the current search fields, columns past them are empty: with
-  // every search field granted the column filter is a no-op and is left out.
-  const everyColumn =
-    !info.mixed &&
-    info.layout === searchLayout(scope.stream.query?.search) &&
-    columns.length === Math.min(scope.stream.query?.search?.length ?? 0, FTS_COLUMNS);
-  const match = matchAllExpr(query.terms, everyColumn ? null : columns);
+  // With every indexed column granted the column filter is a no-op and is left out.
+  const everyColumn = columns.length === layoutFields(info).length;
+  const match = matchAllExpr(query.terms, everyColumn ? null : columns.map((c) => c.column));
   // The table holds only this stream's live rows (deletes remove them), so without a time range,
   // conditions or hidden connections it answers alone; FTS5 walks its doclist newest first and
   // stops at the window. Otherwise the join filters before the window is counted.
@@ -66,64 +70,51 @@ function scopeCandidates(db: SqliteDb, scope: StreamScope, query: SearchQuery & 
     !scope.since && !scope.until && query.conditions.length === 0 && seesAllConnections(db, scope);
   const where: SqlPart = plain ? { sql: "1", params: [] } : scopeWhere(scope, query.conditions);
   const from = plain ? table : `${table} JOIN records r ON r.id = ${table}.rowid`;
-  // The window (newest rankWindow matches) is scored once; only its best k by score (with every
-  // tie of the k-th) leave SQL, with the window's size and oldest row.
+  // Score: granted fields where some term occurs, each asked of FTS5 once over the window's rowid
+  // span (one doclist range scan per field); a single granted field scores 1 without asking.
+  const inSpan = `SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid BETWEEN (SELECT lo FROM b) AND (SELECT hi FROM b)`;
+  const score = columns.length === 1 ? "1" : columns.map(() => `(w.id IN (${inSpan}))`).join(" + ");
+  const coverage = columns.length === 1 ? [] : columns.map((c) => coverageExpr(query.terms, c.column));
   const rows = db
     .stmt(
       `WITH w AS MATERIALIZED (
-         SELECT ${table}.rowid AS id, -bm25(${table}) AS score FROM ${from}
+         SELECT ${table}.rowid AS id FROM ${from}
          WHERE ${table} MATCH ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?),
-       cut AS (SELECT score FROM w ORDER BY score DESC LIMIT 1 OFFSET ?)
-       SELECT id, score, (SELECT count(*) FROM w) AS total, (SELECT min(id) FROM w) AS oldest FROM w
-       WHERE (SELECT score FROM cut) IS NULL OR score >= (SELECT score FROM cut)`,
+       b AS MATERIALIZED (SELECT min(id) AS lo, max(id) AS hi, count(*) AS n FROM w)
+       SELECT w.id, ${score} AS score, r.connection_id, r.connector_key, r.stream, r.record_id, r.time,
+              r.emitted_at, r.deleted, (SELECT n FROM b) AS total, (SELECT lo FROM b) AS oldest
+       FROM w JOIN records r ON r.id = w.id
+       ORDER BY score DESC, r.time DESC, r.connection_id, r.stream, r.record_id LIMIT ?`,
     )
-    .all(match, ...where.params, query.rankWindow, k - 1) as (Scored & { total: number; oldest: number })[];
+    .all(match, ...where.params, query.rankWindow, ...coverage, query.k) as (Omit<
+    Candidate,
+    "scope" | "table" | "columns"
+  > & { deleted: number; total: number; oldest: number })[];
   const total = rows.length ? rows[0].total : 0;
-  const scored: Scored[] = rows.map((r) => ({ id: r.id, score: r.score, scope }));
-  if (total < query.rankWindow) return { rows: scored, total, complete: true, estimate: total };
-  const oldest = rows[0].oldest;
-  const older = db
-    .stmt(`SELECT 1 FROM ${from} WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} LIMIT 1`)
-    .get(match, oldest, ...where.params);
-  if (!older) return { rows: scored, total, complete: true, estimate: total };
-  // Estimate from the density of matches among the newest rows (cheap; never claimed exact).
-  const maxId = (db.stmt("SELECT max(id) AS m FROM records").get() as { m: number }).m;
-  const estimate = Math.round((query.rankWindow * maxId) / Math.max(1, maxId - oldest + 1));
-  return { rows: scored, total, complete: false, estimate: Math.max(estimate, query.rankWindow + 1) };
-}
-
-/**
- * Phase 2: the candidates that can reach the page — the best `k` by score plus every candidate
- * tied with the k-th — with the row fields the full order needs. Rows a scope does not see are
- * dropped (a backstop: the index holds only live rows of the stream, and time ranges and
- * conditions were applied in phase 1).
- */
-function pageCandidates(db: SqliteDb, scored: Scored[], k: number): Candidate[] {
-  let chosen = scored;
-  if (scored.length > k) {
-    const scores = Float64Array.from(scored, (c) => c.score).sort();
-    const threshold = scores[scores.length - k];
-    chosen = scored.filter((c) => c.score >= threshold);
-  }
-  const byId = new Map(chosen.map((c) => [c.id, c]));
-  const rows = db
-    .stmt(
-      `SELECT id, connection_id, connector_key, stream, record_id, time, emitted_at, deleted
-       FROM records WHERE id IN (SELECT value FROM json_each(?))`,
+  // Backstop: the index holds only live rows of the stream; anything else is dropped.
+  const candidates: Candidate[] = rows
+    .filter(
+      (r) =>
+        !r.deleted &&
+        r.stream === scope.stream.name &&
+        r.connector_key === scope.connectorKey &&
+        scope.connectionIds.includes(r.connection_id),
     )
-    .all(JSON.stringify([...byId.keys()])) as (Omit<Candidate, "scope" | "score"> & { deleted: number })[];
-  const out: Candidate[] = [];
-  for (const row of rows) {
-    const c = byId.get(row.id) as Scored;
-    const { scope } = c;
-    if (row.deleted || row.stream !== scope.stream.name || row.connector_key !== scope.connectorKey) continue;
-    if (!scope.connectionIds.includes(row.connection_id)) continue;
-    out.push({ ...row, score: c.score, scope });
-  }
-  return out;
+    .map(({ deleted: _d, total: _t, oldest: _o, ...r }) => ({ ...r, scope, table, columns }));
+  if (total < query.rankWindow) return { rows: candidates, total, complete: true, estimate: total };
+  // The window is full: count older visible matches (capped) for recall and the estimate.
+  const older = db
+    .stmt(
+      `SELECT count(*) FROM (SELECT 1 FROM ${from}
+       WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
+    )
+    .pluck()
+    .get(match, rows[0].oldest, ...where.params, ESTIMATE_EXTRA) as number;
+  if (older === 0) return { rows: candidates, total, complete: true, estimate: total };
+  return { rows: candidates, total, complete: false, estimate: matchedEstimate(total, older) };
 }
 
-export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
+function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
   const live = normalizeScopes(scopes);
   if (query.terms.length === 0 || live.length === 0) {
     return { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" } };
@@ -131,7 +122,7 @@ export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery):
   let complete = true;
   let estimate = 0;
   let total = 0;
-  const scored: Scored[] = [];
+  const candidates: Candidate[] = [];
   const end = query.offset + query.limit;
   for (const scope of live) {
     // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
@@ -139,9 +130,9 @@ export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery):
     complete &&= found.complete;
     estimate += found.estimate;
     total += found.total;
-    for (const row of found.rows) scored.push(row);
+    for (const row of found.rows) candidates.push(row);
   }
-  const ranked = pageCandidates(db, scored, end).sort(compareHits);
+  const ranked = candidates.sort(compareHits);
   const hits: StoredSearchHit[] = ranked.slice(query.offset, end).map((c) => describeHit(db, c, query.terms));
   return {
     hits,
@@ -150,4 +141,10 @@ export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery):
       ? { complete: true, rankingScope: "all_matches" }
       : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate },
   };
+}
+
+/** One read transaction: every statement of a search sees the same snapshot of index and manifest. */
+export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
+  if (db.raw.inTransaction) return searchInSnapshot(db, scopes, query);
+  return db.raw.transaction(() => searchInSnapshot(db, scopes, query))();
 }

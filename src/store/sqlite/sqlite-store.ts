@@ -2,6 +2,7 @@
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
@@ -29,14 +30,17 @@ import { readFieldWindow } from "./windows.js";
 class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
   private readonly admin: SqliteAdmin;
+  private readonly accessLog: AccessLogBuffer;
   private readonly oauth: SqliteOAuth;
 
   constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
+    this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
   }
 
   async close() {
+    await this.accessLog.flush();
     this.db.close();
   }
 
@@ -139,9 +143,10 @@ class SqliteStore implements Store {
     return this.admin.revokeGrant(grantId, at);
   }
   async appendAccessLog(entry: AccessLogEntry) {
-    this.admin.appendAccessLog(entry);
+    this.accessLog.append(entry);
   }
   async listAccessLog(options: { limit: number; grantId?: string }) {
+    await this.accessLog.flush();
     return this.admin.listAccessLog(options);
   }
   async putOAuthClient(client: OAuthClientRecord) {

@@ -64,10 +64,16 @@ describe("selector rules", () => {
       code(() => checkSelector({ cursor: "a.b", q: "x" })),
       "invalid_field_window_selector",
     );
-    assert.equal(
-      code(() => checkSelector({ cursor: "a.b", limit_chars: 5 })),
-      "invalid_field_window_selector",
-    );
+    // 002 lets limit_chars size the window of a cursor or of a q.
+    assert.deepEqual(checkSelector({ cursor: "a.b", limit_chars: 5 }), {
+      kind: "cursor",
+      cursor: "a.b",
+      limit_chars: 5,
+    });
+    assert.deepEqual(selectorParams(checkSelector({ q: "x", limit_chars: 100 })), [
+      ["q", "x"],
+      ["limit_chars", "100"],
+    ]);
     assert.equal(
       code(() => checkSelector({ q: "x", offset_chars: 1 })),
       "invalid_field_window_selector",

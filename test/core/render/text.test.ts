@@ -82,7 +82,7 @@ describe("previews", () => {
     // Paging on would skip the records of this page that the text left out: the footer says how to see them.
     assert.match(
       text,
-      /\nshowing \d of 50; next_cursor skips the rest: to see them, ask again with fields:\[…\] or limit=\d and page/,
+      /\nshowing \d of 50; next_cursor skips the other \d+: to see them, ask again with (fields:\[…\] or )?limit=\d and page on from there$/,
     );
   });
   test("records text prefers more records at shorter previews; the id and time are not repeated", () => {

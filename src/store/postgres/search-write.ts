@@ -1,0 +1,146 @@
+// Writes the Postgres search rows of records (per-field segment vectors in search_docs, one lexeme
+// row in search_lex), and re-indexes a stream when a manifest changes its search fields — inside
+// the manifest's own transaction, so no read sees the new manifest over old search rows.
+import type pg from "pg";
+import type { Manifest, StreamDef } from "../../core/manifest.js";
+import { getPath, setPath } from "../../core/projection.js";
+import { lexemeParts, type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
+import { MAX_SEARCH_FIELDS } from "./search-sql.js";
+
+const BATCH = 2000;
+
+/** The search-field list rows are indexed under (the first 16 declared). */
+export function searchFieldsOf(def: StreamDef | undefined): string[] {
+  return (def?.query?.search ?? []).slice(0, MAX_SEARCH_FIELDS);
+}
+
+/** A stream's search fields in the stored manifest (read under the ingest lock, so never stale). */
+export async function currentSearchFields(
+  client: pg.PoolClient,
+  target: { connectorKey: string; stream: string },
+): Promise<string[]> {
+  const { rows } = await client.query<{ body: string }>(
+    "SELECT body FROM manifests WHERE connector_key = $1",
+    [target.connectorKey],
+  );
+  const manifest = rows[0] ? (JSON.parse(rows[0].body) as Manifest) : null;
+  return searchFieldsOf(manifest?.streams.find((s) => s.name === target.stream));
+}
+
+interface LexRow {
+  rid: string;
+  part: number;
+  parts: number;
+  tsv: string;
+}
+
+/** Search rows of records of one connection and stream (rids whose old rows are already gone). */
+export async function writeSearchRows(
+  client: pg.PoolClient,
+  target: { stream: string; connectionId: string; fields: string[] },
+  records: { rid: string; data: Record<string, unknown> }[],
+): Promise<void> {
+  const searchRows: (SearchRow & { rid: string })[] = [];
+  const lexRows: LexRow[] = [];
+  for (const { rid, data } of records) {
+    const lexemes = new Set<string>();
+    for (const field of target.fields) {
+      for (const row of searchRowsFor(field, searchableTextRaw(getPath(data, field)), lexemes))
+        searchRows.push({ ...row, rid });
+    }
+    const parts = lexemeParts(lexemes);
+    parts.forEach((tsv, part) => {
+      lexRows.push({ rid, part, parts: parts.length, tsv });
+    });
+  }
+  for (let i = 0; i < searchRows.length; i += BATCH) {
+    const slice = searchRows.slice(i, i + BATCH);
+    await client.query(
+      `INSERT INTO search_docs (rid, field, seg, tsv)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::tsvector[])`,
+      [slice.map((r) => r.rid), slice.map((r) => r.field), slice.map((r) => r.seg), slice.map((r) => r.tsv)],
+    );
+  }
+  for (let i = 0; i < lexRows.length; i += BATCH) {
+    const slice = lexRows.slice(i, i + BATCH);
+    await client.query(
+      `INSERT INTO search_lex (rid, part, parts, stream, connection_id, tsv)
+       SELECT rid, part, parts, $5, $6, tsv FROM unnest($1::bigint[], $2::int[], $3::int[], $4::tsvector[])
+         AS t(rid, part, parts, tsv)`,
+      [
+        slice.map((r) => r.rid),
+        slice.map((r) => r.part),
+        slice.map((r) => r.parts),
+        slice.map((r) => r.tsv),
+        target.stream,
+        target.connectionId,
+      ],
+    );
+  }
+}
+
+/**
+ * Re-index every stream of `next` (and of `previous`) whose search-field list changed: its rows'
+ * search rows are dropped and rebuilt from the stored payloads and text chunks. Call inside the
+ * transaction that stores `next`, holding the ingest lock.
+ */
+export async function reindexChangedStreams(
+  client: pg.PoolClient,
+  change: { previous: Manifest | null; next: Manifest },
+): Promise<void> {
+  const names = new Set([...change.next.streams, ...(change.previous?.streams ?? [])].map((s) => s.name));
+  for (const name of names) {
+    const before = searchFieldsOf(change.previous?.streams.find((s) => s.name === name));
+    const after = searchFieldsOf(change.next.streams.find((s) => s.name === name));
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    await reindexStream(client, { connectorKey: change.next.connector_key, stream: name, fields: after });
+  }
+}
+
+async function reindexStream(
+  client: pg.PoolClient,
+  target: { connectorKey: string; stream: string; fields: string[] },
+): Promise<void> {
+  const { rows: conns } = await client.query<{ connection_id: string }>(
+    "SELECT connection_id FROM connections WHERE connector_key = $1 ORDER BY connection_id",
+    [target.connectorKey],
+  );
+  const connections = conns.map((c) => c.connection_id);
+  await client.query(
+    `DELETE FROM search_docs d USING records r
+     WHERE d.rid = r.rid AND r.stream = $1 AND r.connection_id = ANY($2::text[])`,
+    [target.stream, connections],
+  );
+  await client.query("DELETE FROM search_lex WHERE stream = $1 AND connection_id = ANY($2::text[])", [
+    target.stream,
+    connections,
+  ]);
+  if (target.fields.length === 0) return;
+  for (const connectionId of connections) {
+    let last = "0";
+    for (;;) {
+      const { rows } = await client.query<{ rid: string; payload: Record<string, unknown> }>(
+        `SELECT rid, payload FROM records WHERE connection_id = $1 AND stream = $2 AND NOT deleted AND rid > $3
+         ORDER BY rid LIMIT ${BATCH}`,
+        [connectionId, target.stream, last],
+      );
+      if (rows.length === 0) break;
+      last = rows[rows.length - 1].rid;
+      const { rows: texts } = await client.query<{ rid: string; path: string; text: string }>(
+        `SELECT rid, path, string_agg(body, '' ORDER BY seq) AS text FROM text_chunks
+         WHERE rid = ANY($1::bigint[]) AND path = ANY($2::text[]) GROUP BY rid, path`,
+        [rows.map((r) => r.rid), target.fields],
+      );
+      const byRid = new Map(rows.map((r) => [r.rid, r.payload]));
+      for (const t of texts) {
+        const data = byRid.get(t.rid);
+        if (data) setPath(data, t.path, t.text);
+      }
+      await writeSearchRows(
+        client,
+        { stream: target.stream, connectionId, fields: target.fields },
+        rows.map((r) => ({ rid: r.rid, data: r.payload })),
+      );
+    }
+  }
+}

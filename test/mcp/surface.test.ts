@@ -1,0 +1,261 @@
+// Issue 9 "MCP surface" items pinned through the SDK client on a real store + RS: large schema
+// indexes (1), truthful continuations (5), the window header's match (6), search rows (8),
+// bounded titles (9), limit_chars beside cursor/q (10) and previews sized up front (perf).
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Manifest } from "../../src/core/manifest.js";
+import type { RsCall, RsClient } from "../../src/mcp/rs-client.js";
+import { InProcessRsClient } from "../../src/mcp/rs-client.js";
+import { createApp } from "../../src/rs/app.js";
+import { BASE_URL, buildWorld, createClient, grantAll, openTempStore, type World } from "./fixtures/world.js";
+import { type Channels, call, channelChars } from "./helpers.js";
+
+/** Records every RS call with its query, forwarding to a real client. */
+class RecordingRs implements RsClient {
+  calls: RsCall[] = [];
+  constructor(private readonly inner: RsClient) {}
+  get<T>(c: RsCall): Promise<T> {
+    this.calls.push(c);
+    return this.inner.get<T>(c);
+  }
+}
+
+/** The continuations a text names must exist in the same result: no handle that is not there. */
+function assertContinuationsExist(r: Channels): void {
+  const header = r.text.split("\n")[0];
+  const value = (name: string) => new RegExp(`${name}=(\\S+)`).exec(header)?.[1] ?? "null";
+  const named = (pattern: RegExp) => pattern.test(r.text);
+  if (named(/cursor=next_cursor|next_cursor skips|page with its next_cursor/))
+    assert.notEqual(value("next_cursor"), "null", r.text);
+  if (named(/changes_since=next_changes_since|next_changes_since skips/))
+    assert.notEqual(value("next_changes_since"), "null", r.text);
+  const data = (r.structured.data ?? {}) as { next_cursor?: string | null };
+  if (named(/cursor=next_cursor/)) assert.equal(typeof data.next_cursor, "string");
+}
+
+describe("MCP surface (issue 9)", () => {
+  let world: World;
+  let client: Client;
+  before(async () => {
+    world = await buildWorld();
+    client = await world.client();
+  });
+  after(async () => world.close());
+
+  test("5: every continuation named in text exists (lists, changes, search)", async () => {
+    const results: Channels[] = [];
+    results.push(await call(client, "query_records", { stream: "messages", limit: 3 }));
+    results.push(await call(client, "query_records", { stream: "messages", limit: 100 }));
+    results.push(
+      await call(client, "query_records", {
+        stream: "messages",
+        changes_since: "beginning",
+        connection_id: world.home,
+      }),
+    );
+    results.push(
+      await call(client, "query_records", { stream: "messages", changes_since: "beginning", limit: 2 }),
+    );
+    results.push(await call(client, "search", { query: "ledger", limit: 2 }));
+    results.push(await call(client, "search", { query: "ledger", limit: 100 }));
+    for (const r of results) {
+      assert.equal(r.isError, false, r.text);
+      assertContinuationsExist(r);
+    }
+    // changes_since, everything read: next_cursor is null, so the text must not page with it.
+    const done = results[2];
+    assert.match(done.text.split("\n")[0], /has_more=false · next_cursor=null · next_changes_since=\S+/);
+    assert.match(done.text, /\nno more changes now; later, ask again with changes_since=next_changes_since$/);
+    assert.doesNotMatch(done.text, /cursor=next_cursor/);
+    const more = results[3];
+    assert.match(more.text, /\npage with changes_since=next_changes_since$/);
+    // A full page whose text shows fewer records, with no next page: no next_cursor is promised.
+    const all = results[1];
+    assert.match(all.text.split("\n")[0], /^10 records from messages · has_more=false · next_cursor=null/);
+    assert.match(all.text, /\nshowing 5 of 10; to see them, ask again with limit=5 and page on from there$/);
+  });
+
+  test("6: the read_record_field text header carries match (null when q is absent)", async () => {
+    const id = `${world.work}/messages:long-1`;
+    const hit = await call(client, "read_record_field", { id, field_path: "body", q: "ENDMARKER" });
+    const header = JSON.parse(hit.text.split("\n")[0]);
+    const match = (hit.structured.window as { match: { start_chars: number; end_chars: number } }).match;
+    assert.deepEqual(header.match, { start: match.start_chars, end: match.end_chars });
+    assert.equal(match.end_chars - match.start_chars, "ENDMARKER".length);
+    const miss = await call(client, "read_record_field", {
+      id,
+      field_path: "body",
+      q: "nowhere-to-be-found",
+    });
+    assert.equal(JSON.parse(miss.text.split("\n")[0]).match, null);
+    assert.equal((miss.structured.window as { match: unknown }).match, null);
+    assert.equal((miss.structured.window as { start_chars: number }).start_chars, 0);
+  });
+
+  test("8: search results keep score, matched_fields and the snippet's field", async () => {
+    const r = await call(client, "search", { query: "zebra", streams: ["messages"] });
+    const rows = r.structured.results as {
+      id: string;
+      score: number;
+      matched_fields: string[];
+      snippet_field: string | null;
+      snippet: string | null;
+    }[];
+    assert.equal(rows.length, 3);
+    for (const row of rows) {
+      assert.equal(typeof row.score, "number");
+      assert.ok(row.score > 0);
+      assert.ok(row.matched_fields.length > 0);
+      assert.ok(row.snippet_field !== null && row.matched_fields.includes(row.snippet_field));
+    }
+    const body = rows.find((row) => row.snippet_field === "body");
+    if (body) assert.match(r.text, /\n {2}body: /);
+  });
+
+  test("10: limit_chars sizes a cursor's window and a q window", async () => {
+    const id = `${world.work}/messages:long-1`;
+    const first = await call(client, "read_record_field", { id, field_path: "body", limit_chars: 100 });
+    const w1 = first.structured.window as { end_chars: number; next_cursor: string };
+    assert.equal(w1.end_chars, 100);
+    const next = await call(client, "read_record_field", {
+      id,
+      field_path: "body",
+      cursor: w1.next_cursor,
+      limit_chars: 250,
+    });
+    assert.equal(next.isError, false, next.text);
+    const w2 = next.structured.window as { start_chars: number; end_chars: number; limit_chars: number };
+    assert.deepEqual([w2.start_chars, w2.end_chars, w2.limit_chars], [100, 350, 250]);
+    assert.equal(next.text.split("\n").slice(1).join("\n"), world.body.slice(100, 350));
+    const q = await call(client, "read_record_field", {
+      id,
+      field_path: "body",
+      q: "ENDMARKER",
+      limit_chars: 40,
+    });
+    assert.equal(q.isError, false, q.text);
+    const w3 = q.structured.window as { start_chars: number; end_chars: number; limit_chars: number };
+    const at = world.body.indexOf("ENDMARKER");
+    assert.deepEqual([w3.start_chars, w3.end_chars, w3.limit_chars], [at - 20, world.body.length, 40]);
+  });
+
+  test("perf: query_records asks once, with previews sized for the page", async () => {
+    const rs = new RecordingRs(world.rs());
+    const c = await createClient(rs);
+    for (const [limit, preview] of [
+      [25, "512"],
+      [10, "2048"],
+      [100, "128"],
+    ] as const) {
+      rs.calls = [];
+      const r = await call(c, "query_records", { stream: "messages", limit });
+      assert.equal(r.isError, false, r.text);
+      const lists = rs.calls.filter((x) => x.path === "/v1/streams/messages/records");
+      assert.equal(lists.length, 1);
+      assert.deepEqual(
+        lists[0].query?.filter(([k]) => k === "preview_chars" || k === "limit"),
+        [
+          ["preview_chars", preview],
+          ["limit", String(limit)],
+        ],
+      );
+    }
+  });
+});
+
+describe("MCP surface: titles and large grants", () => {
+  test("9: titles are at most 200 chars in both channels", async () => {
+    const { store } = await openTempStore();
+    try {
+      const notes: Manifest = {
+        connector_key: "notes",
+        display_name: "Notes",
+        version: "1",
+        streams: [
+          {
+            name: "notes",
+            primary_key: ["id"],
+            title_field: "title",
+            schema: { type: "object", properties: { id: { type: "string" }, title: { type: "string" } } },
+            query: { search: ["title"] },
+          },
+        ],
+      };
+      await store.putManifest(notes);
+      const conn = (await store.ensureConnection("notes", "Mine")).connection_id;
+      const title = `kiwi ${"long title words ".repeat(300)}`;
+      await store.applyBatch(
+        conn,
+        "notes",
+        Array.from({ length: 50 }, (_, i) => ({ op: "upsert" as const, data: { id: `n${i}`, title } })),
+      );
+      const token = await grantAll(store, [notes]);
+      const app = createApp({ store, bindHost: "127.0.0.1", publicUrl: BASE_URL });
+      const client = await createClient(new InProcessRsClient(async (r) => app.fetch(r), token, BASE_URL));
+      const s = await call(client, "search", { query: "kiwi", limit: 20 });
+      const rows = s.structured.results as { title: string }[];
+      assert.equal(rows.length, 20);
+      const expected = `${[...title.replace(/\s+/g, " ").trim()].slice(0, 199).join("")}…`;
+      for (const row of rows) assert.equal(row.title, expected);
+      assert.equal([...expected].length, 200);
+      const f = await call(client, "fetch", { id: `${conn}/notes:n0` });
+      assert.equal(f.structured.title, expected);
+      assert.equal(JSON.parse(f.text).title, expected);
+      for (const line of s.text.split("\n")) assert.ok(line.length <= 400, line);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("1: schema() on 500 streams names every stream in both channels within 40,000 chars", async () => {
+    const { store } = await openTempStore();
+    try {
+      const manifests: Manifest[] = Array.from({ length: 5 }, (_, c) => ({
+        connector_key: `conn${c}`,
+        display_name: `Connector ${c}`,
+        version: "1",
+        streams: Array.from({ length: 100 }, (_, s) => ({
+          name: `stream_${c}_${String(s).padStart(3, "0")}`,
+          primary_key: ["id"],
+          time_field: "at",
+          schema: { type: "object", properties: { id: { type: "string" }, at: { type: "string" } } },
+        })),
+      }));
+      for (const m of manifests) {
+        await store.putManifest(m);
+        await store.ensureConnection(m.connector_key, "Main");
+      }
+      const token = await grantAll(store, manifests);
+      const app = createApp({ store, bindHost: "127.0.0.1", publicUrl: BASE_URL });
+      const client = await createClient(new InProcessRsClient(async (r) => app.fetch(r), token, BASE_URL));
+      const r = await call(client, "schema", {});
+      assert.equal(r.isError, false, r.text);
+      const size = channelChars(r);
+      assert.ok(size.text <= 40_000 && size.structured <= 40_000, JSON.stringify(size));
+      const names = manifests.flatMap((m) => m.streams.map((s) => s.name));
+      assert.equal(names.length, 500);
+      const textNames = new Set(
+        r.text.split("\n").flatMap((line) => {
+          const row = /^ {2}([a-z0-9_:]+): /.exec(line);
+          if (row) return [row[1]];
+          const list = /^ {2}streams=(.+)$/.exec(line);
+          return list ? list[1].split(",") : [];
+        }),
+      );
+      assert.deepEqual([...textNames].sort(), [...names].sort());
+      const data = r.structured.data as {
+        connectors: { streams: { name: string }[]; more_streams?: string[] }[];
+        note?: string;
+      };
+      const rows = data.connectors.flatMap((c) => c.streams.map((s) => s.name));
+      assert.equal(rows.length, 50);
+      const listed = data.connectors.flatMap((c) => c.more_streams ?? []);
+      assert.deepEqual([...rows, ...listed].sort(), [...names].sort());
+      assert.match(data.note ?? "", /more_streams names the rest/);
+      assert.match(r.text, /^schema index · 5 connectors · 500 streams/);
+    } finally {
+      await store.close();
+    }
+  });
+});
