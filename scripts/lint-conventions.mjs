@@ -25,7 +25,7 @@ for (const root of ROOTS) {
   } catch {
     continue;
   }
-  for (const file of files.filter((f) => /\.(ts|mjs|js)$/.test(f))) {
+  for (const file of files.filter((f) => /\.(ts|tsx|mjs|js)$/.test(f))) {
     const name = basename(file);
     if (!KEBAB.test(name)) errors.push(`${file}: file names are kebab-case`);
     const lines = readFileSync(file, "utf8").split("\n");

@@ -31,7 +31,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve(
       {
-        fetch: (request: Request) => (app ? app.fetch(request) : new Response("starting", { status: 503 })),
+        // The node bindings ride along as env: the owner sign-in throttle keys on the peer address.
+        fetch: (request: Request, env: unknown) =>
+          app ? app.fetch(request, env) : new Response("starting", { status: 503 }),
         hostname: options.host,
         port: options.port,
       },

@@ -5,12 +5,14 @@ import { Command, CommanderError } from "commander";
 import { isPdppError } from "../core/errors.js";
 import { register as registerAudit } from "./commands/audit.js";
 import { register as registerConnections } from "./commands/connections.js";
+import { register as registerConsole } from "./commands/console.js";
 import { register as registerDemo } from "./commands/demo.js";
 import { register as registerDoctor } from "./commands/doctor.js";
 import { register as registerGrant } from "./commands/grant.js";
 import { register as registerImport } from "./commands/import.js";
 import { register as registerInit } from "./commands/init.js";
 import { register as registerMcp } from "./commands/mcp.js";
+import { register as registerOwner } from "./commands/owner.js";
 import { register as registerServe } from "./commands/serve.js";
 import { createCliContext } from "./context.js";
 
@@ -52,6 +54,8 @@ export function buildProgram(): Command {
   registerDemo(program, context);
   registerAudit(program, context);
   registerDoctor(program, context);
+  registerConsole(program, context);
+  registerOwner(program, context);
   return program;
 }
 

@@ -82,7 +82,7 @@ async function readFileHead(path: string): Promise<Buffer> {
   }
 }
 
-async function listFolder(root: string): Promise<string[]> {
+export async function listFolder(root: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     for await (const entry of await opendir(dir)) {

@@ -45,6 +45,8 @@ export interface ImportFileResult extends ImportSummary {
   manifest: Manifest;
   /** Folder importers: files read, and files skipped as unchanged since the last import. */
   files?: SkippedReport;
+  /** What the source wants the summary to say (skipped parts, …). */
+  notes: string[];
   /** True when the import stored nothing: no new connection (or inferred connector) is left behind. */
   connectionRemoved: boolean;
 }
@@ -90,6 +92,7 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     connectorKey: source.manifest.connector_key,
     connectionLabel,
     manifest: source.manifest,
+    notes: source.notes?.() ?? [],
     connectionRemoved,
     ...(files ? { files } : {}),
   };

@@ -8,11 +8,14 @@ import { CLAUDE_FORMAT } from "./claude.js";
 import { CLAUDE_CODE_FORMAT } from "./claude-code.js";
 import { CODEX_FORMAT } from "./codex.js";
 import { openCsvSource } from "./csv.js";
+import { ICAL_FORMAT } from "./ical.js";
 import type { ImportFormat } from "./import-format.js";
 import { openJsonSource } from "./json.js";
 import { openJsonlSource } from "./jsonl.js";
 import { openMboxSource } from "./mbox.js";
 import { openMboxWorkerSource } from "./mbox-worker-source.js";
+import { TAKEOUT_FORMAT } from "./takeout.js";
+import { WHATSAPP_FORMAT } from "./whatsapp.js";
 
 export type { FormatFlag, ImportFormat, OpenOptions } from "./import-format.js";
 
@@ -71,6 +74,9 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   JSONL,
   JSON_ARRAY,
   CSV,
+  WHATSAPP_FORMAT,
+  ICAL_FORMAT,
+  TAKEOUT_FORMAT,
 ];
 
 export function findFormat(name: string): ImportFormat {

@@ -73,6 +73,8 @@ export interface ImportSource<Item extends RunnableItem = ImportItem> {
   /** Bytes of the input consumed so far (for progress); totalBytes is the file size when known. */
   bytesRead(): number;
   totalBytes: number | null;
+  /** Lines for the summary once the items are read (e.g. the parts of a Takeout that were skipped). */
+  notes?: () => string[];
   /** Present on directory sources that skip files unchanged since the last import. */
   prepare?: IncrementalSource["prepare"];
   commit?: IncrementalSource["commit"];

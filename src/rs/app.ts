@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { mcpResource } from "../oauth/metadata.js";
 import { type OAuthOptions, registerOAuth } from "../oauth/routes.js";
 import type { Store } from "../store/store.js";
+import { type OwnerWebOptions, registerOwnerWeb } from "../web/register.js";
 import { accessLogMiddleware } from "./access-log.js";
 import { authenticate, requireOwner } from "./auth.js";
 import type { RsEnv } from "./env.js";
@@ -36,6 +37,8 @@ export interface AppOptions {
   oauth?: OAuthOptions;
   /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */
   searchRankWindow?: number;
+  /** The owner web app (sign-in, console, consent); tests pass a clock for the sign-in throttle. */
+  ownerWeb?: OwnerWebOptions;
 }
 
 const CURSOR_SECRET_NAME = "cursor-hmac";
@@ -100,5 +103,6 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   registerOwnerGrants(app);
   registerMcpMount(app, { mcp: options.mcp });
   registerOAuth(app, options.oauth);
+  registerOwnerWeb(app, options.ownerWeb);
   return app;
 }

@@ -96,6 +96,17 @@ export interface ChangesQuery {
   previewChars?: number;
 }
 
+/**
+ * Where a changes_since bookmark resumes: the last record the client saw, by visible values only
+ * (a store-wide version would reveal how much the store wrote outside the grant).
+ */
+export interface ChangesAnchor {
+  connectionId: string;
+  recordId: string;
+  emittedAt: string;
+  deleted: boolean;
+}
+
 export interface StoredRecord {
   connectionId: string;
   connectorKey: string;
@@ -211,6 +222,15 @@ export interface AccessLogEntry {
   status: number;
 }
 
+/** An owner session (browser cookie) or a one-time sign-in link, by the hash of its secret. */
+export type OwnerSecretKind = "session" | "signin_link";
+export interface OwnerSecretRecord {
+  id_hash: string;
+  kind: OwnerSecretKind;
+  created_at: string;
+  expires_at: string;
+}
+
 // ------------------------------------------------------------------------------------- the Store
 
 export interface Store {
@@ -239,6 +259,12 @@ export interface Store {
 
   listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult>;
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult>;
+  /**
+   * The version to resume a changes feed after, from visible rows only: the anchor's own version
+   * when it is still in the state the client saw (same emitted_at and tombstone flag), else the
+   * newest visible version written before it (so a changed anchor repeats, never skips), else 0.
+   */
+  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number>;
   /** Visible record counts per connection (time range applied). */
   countRecords(scope: StreamScope): Promise<Record<string, number>>;
   getRecord(
@@ -266,6 +292,17 @@ export interface Store {
   listGrants(): Promise<StoredGrant[]>;
   /** Sets revoked_at (first revocation wins); false when the grant does not exist. */
   revokeGrant(grantId: string, at: string): Promise<boolean>;
+
+  // Owner web sign-in (src/web): the passphrase hash, sessions and one-time sign-in links. Session
+  // ids and link tokens are stored only as SHA-256 hashes; the passphrase only as a scrypt hash.
+  getOwnerPassphraseHash(): Promise<string | null>;
+  /** Replaces the passphrase hash and ends every owner session (links stay valid). */
+  setOwnerPassphraseHash(hash: string, at: string): Promise<void>;
+  /** Also deletes every session and link that expired before `secret.created_at`. */
+  putOwnerSecret(secret: OwnerSecretRecord): Promise<void>;
+  getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
+  /** Deletes and returns it (sign-out; a sign-in link is used at most once). */
+  takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
 
   /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;

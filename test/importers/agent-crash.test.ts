@@ -50,7 +50,7 @@ async function crashAndRerun(dir: string): Promise<void> {
   const stateDir = join(dir, "import-state");
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", CHILD, dbPath, projects, ownerToken, String(BATCH), "claude-code", stateDir],
+    ["--import", "tsx", CHILD, dbPath, projects, ownerToken, String(BATCH), "claude-code", "{}", stateDir],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const exit = new Promise<NodeJS.Signals | null>((resolve) =>

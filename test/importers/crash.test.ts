@@ -8,8 +8,11 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { newToken } from "../../src/core/ids.js";
+import type { StreamDef } from "../../src/core/manifest.js";
 import { importFile } from "../../src/importers/import-file.js";
 import { MBOX_MANIFEST } from "../../src/importers/mbox-manifest.js";
+import { WHATSAPP_MANIFEST } from "../../src/importers/whatsapp-manifest.js";
+import { androidChatLines } from "../helpers-importers/life-fixtures.js";
 import { openOwnerApp } from "../helpers-importers/owner-app.js";
 import { simpleMbox } from "../helpers-importers/simple-mbox.js";
 
@@ -17,17 +20,46 @@ const CHILD = fileURLToPath(new URL("../helpers-importers/import-child.ts", impo
 const TOTAL = 6000;
 const BATCH = 100;
 
-test("kill -9 during an import, then re-run: whole batches only, no duplicates", async () => {
+interface CrashCase {
+  kind: string;
+  fileName: string;
+  content: string;
+  connectorKey: string;
+  stream: StreamDef;
+  flags?: Record<string, unknown>;
+}
+
+test("kill -9 during an import, then re-run: whole batches only, no duplicates", () =>
+  crashAndRerun({
+    kind: "mbox",
+    fileName: "mail.mbox",
+    content: simpleMbox(TOTAL),
+    connectorKey: "mbox",
+    stream: MBOX_MANIFEST.streams[0]!,
+  }));
+
+test("kill -9 during a WhatsApp import, then re-run: no duplicates", () =>
+  crashAndRerun({
+    kind: "whatsapp",
+    fileName: "WhatsApp Chat with Team.txt",
+    content: androidChatLines(TOTAL).join("\n"),
+    connectorKey: "whatsapp",
+    stream: WHATSAPP_MANIFEST.streams[0]!,
+    flags: { timeZone: "UTC" },
+  }));
+
+async function crashAndRerun(crash: CrashCase): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pdpp-crash-"));
   try {
     const dbPath = join(dir, "pdpp.db");
-    const mboxPath = join(dir, "mail.mbox");
-    writeFileSync(mboxPath, simpleMbox(TOTAL));
+    const mboxPath = join(dir, crash.fileName);
+    writeFileSync(mboxPath, crash.content);
     const ownerToken = newToken("owner");
+    const flagsJson = JSON.stringify(crash.flags ?? {});
 
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", CHILD, dbPath, mboxPath, ownerToken, String(BATCH)],
+      ["--import", "tsx", CHILD, dbPath, mboxPath, ownerToken, String(BATCH), crash.kind, flagsJson],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },
@@ -52,8 +84,8 @@ test("kill -9 during an import, then re-run: whole batches only, no duplicates",
     const app = await openOwnerApp({ path: dbPath, ownerToken });
     try {
       const scope = (connectionId: string) => ({
-        connectorKey: "mbox",
-        stream: MBOX_MANIFEST.streams[0]!,
+        connectorKey: crash.connectorKey,
+        stream: crash.stream,
         connectionIds: [connectionId],
         fields: "all" as const,
         since: null,
@@ -67,8 +99,9 @@ test("kill -9 during an import, then re-run: whole batches only, no duplicates",
       assert.equal(before % BATCH, 0, "only whole batches were committed");
 
       const rerun = await importFile(app.api, {
-        kind: "mbox",
+        kind: crash.kind,
         path: mboxPath,
+        flags: crash.flags,
         connectionLabel: "Crash mail",
         batchSize: BATCH,
       });
@@ -84,7 +117,7 @@ test("kill -9 during an import, then re-run: whole batches only, no duplicates",
       do {
         const url = new URL("/v1/streams/messages/records", app.api.baseUrl);
         url.searchParams.set("limit", "100");
-        url.searchParams.set("fields", "message_id");
+        url.searchParams.set("fields", crash.stream.primary_key[0]!);
         if (cursor) url.searchParams.set("cursor", cursor);
         const res = await app.api.fetch(
           new Request(url, { headers: { authorization: `Bearer ${ownerToken}` } }),
@@ -101,4 +134,4 @@ test("kill -9 during an import, then re-run: whole batches only, no duplicates",
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
+}

@@ -3,12 +3,20 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { PdppError } from "../../src/core/errors.js";
 import { detectFormat } from "../../src/importers/detect.js";
 import { IMPORT_FORMATS } from "../../src/importers/registry.js";
 import { branchedConversation } from "../helpers-importers/chatgpt-fixture.js";
+import {
+  androidGbChat,
+  androidUsChat,
+  berlinCalendar,
+  iosGbChat,
+  iosUsChat,
+  takeoutFiles,
+} from "../helpers-importers/life-fixtures.js";
 import { simpleMbox } from "../helpers-importers/simple-mbox.js";
 import { buildStoredZip } from "../helpers-importers/zip-writer.js";
 
@@ -57,6 +65,41 @@ test(
     assert.equal(await detected(join(dir, "All mail.mbox")), "mbox");
     assert.equal(await detected(join(dir, "conversations.json")), "chatgpt");
     assert.equal(await detected(join(dir, "export.zip")), "chatgpt");
+  }),
+);
+
+test(
+  "detects WhatsApp (four layouts, .txt and zip), iCalendar and Takeout (zip and folder)",
+  withDir(async (dir) => {
+    const chats = {
+      ios_gb: iosGbChat(),
+      ios_us: iosUsChat(),
+      android_gb: androidGbChat(),
+      android_us: androidUsChat(),
+    };
+    for (const [name, text] of Object.entries(chats)) {
+      writeFileSync(join(dir, `${name}.txt`), text);
+      assert.equal(await detected(join(dir, `${name}.txt`)), "whatsapp", name);
+    }
+    writeFileSync(
+      join(dir, "WhatsApp Chat - Family.zip"),
+      buildStoredZip({ "_chat.txt": iosGbChat(), "a.jpg": "x" }),
+    );
+    assert.equal(await detected(join(dir, "WhatsApp Chat - Family.zip")), "whatsapp");
+    writeFileSync(
+      join(dir, "android.zip"),
+      buildStoredZip({ "WhatsApp Chat with Alice.txt": androidGbChat(), "IMG-20240101-WA0001.jpg": "x" }),
+    );
+    assert.equal(await detected(join(dir, "android.zip")), "whatsapp");
+    writeFileSync(join(dir, "family.ics"), berlinCalendar());
+    assert.equal(await detected(join(dir, "family.ics")), "ical");
+    writeFileSync(join(dir, "takeout.zip"), buildStoredZip(takeoutFiles()));
+    assert.equal(await detected(join(dir, "takeout.zip")), "takeout");
+    for (const [name, content] of Object.entries(takeoutFiles())) {
+      mkdirSync(dirname(join(dir, "folder", name)), { recursive: true });
+      writeFileSync(join(dir, "folder", name), content);
+    }
+    assert.equal(await detected(join(dir, "folder")), "takeout");
   }),
 );
 

@@ -126,6 +126,21 @@ for (const backend of testBackends()) {
       assert.equal(await getPendingAuthorization(world.deps, "pa_../../etc"), null);
     });
 
+    it("an expired pending authorization cannot be answered", async () => {
+      const id = await pendingIdFrom(world, new URL(authorizeUrl(clientId)));
+      const record = await world.fx.store.takeOAuthPending(id);
+      await world.fx.store.putOAuthPending({
+        ...(record as NonNullable<typeof record>),
+        expires_at: "2001-01-01T00:00:00.000Z",
+        created_at: "2001-01-01T00:00:00.000Z",
+      });
+      assert.equal(await getPendingAuthorization(world.deps, id), null);
+      await assert.rejects(approveAuthorization(world.deps, id, ONLY_CHAT), {
+        code: "authorization_not_found",
+      });
+      await assert.rejects(denyAuthorization(world.deps, id), { code: "authorization_not_found" });
+    });
+
     it("a bad grant choice is a typed error and leaves the request open for a corrected form", async () => {
       const id = await pendingIdFrom(world, new URL(authorizeUrl(clientId)));
       await assert.rejects(

@@ -53,6 +53,20 @@ for (const backend of testBackends()) {
       assert.equal(ok.json.token_type, "Bearer");
     });
 
+    it("an expired code is refused", async () => {
+      const { code } = await codeFor(world, clientId);
+      const record = await world.fx.store.getOAuthToken(hashToken(code));
+      const stale = "pdpp_ac_expired-code-for-test";
+      await world.fx.store.putOAuthToken({
+        ...(record as NonNullable<typeof record>),
+        token_hash: hashToken(stale),
+        expires_at: "2001-01-01T00:00:00.000Z",
+      });
+      const r = await exchange(world, clientId, stale);
+      assert.equal(r.status, 400);
+      assert.equal(r.json.error, "invalid_grant");
+    });
+
     it("a replayed code fails and revokes the tokens it issued", async () => {
       const { code } = await codeFor(world, clientId);
       const first = await exchange(world, clientId, code);

@@ -240,6 +240,7 @@ export function formatSummary(
       );
     }
   }
+  for (const note of result.notes ?? []) lines.push(`  ${note}`);
   if (options.inferred) lines.push(...describeInferred(result.manifest, options.savedManifest));
   if (result.rejected > 0) {
     lines.push("  rejected:");

@@ -1,6 +1,7 @@
 // Versioned schema migrations for the Postgres store, applied in one transaction under an advisory lock.
 import type pg from "pg";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
+import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { inTransaction } from "./pool.js";
 
 interface Migration {
@@ -153,6 +154,12 @@ DROP INDEX records_stream_time;
     name: "oauth",
     // The OAuth authorization server's clients, pending authorizations and hashed codes/tokens.
     sql: OAUTH_TABLES_SQL,
+  },
+  {
+    version: 5,
+    name: "owner_web",
+    // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
+    sql: OWNER_WEB_TABLES_SQL,
   },
 ];
 

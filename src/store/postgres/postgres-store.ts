@@ -7,6 +7,7 @@ import type {
   AccessLogEntry,
   AggregateQuery,
   AggregateResult,
+  ChangesAnchor,
   ChangesQuery,
   ChangesResult,
   Connection,
@@ -18,6 +19,8 @@ import type {
   OAuthClientRecord,
   OAuthPendingRecord,
   OAuthTokenRecord,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   SearchResult,
   Store,
@@ -27,11 +30,13 @@ import type {
 } from "../store.js";
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
+import { changesPosition } from "./changes-anchor.js";
 import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
 import { migrate } from "./migrations.js";
 import * as oauth from "./oauth.js";
+import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
@@ -116,6 +121,9 @@ class PostgresStore implements Store {
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult> {
     return listChanges(this.pool, scopes, query);
   }
+  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number> {
+    return changesPosition(this.pool, scopes, anchor);
+  }
   countRecords(scope: StreamScope): Promise<Record<string, number>> {
     return countRecords(this.pool, scope);
   }
@@ -160,6 +168,21 @@ class PostgresStore implements Store {
   }
   revokeGrant(grantId: string, at: string): Promise<boolean> {
     return admin.revokeGrant(this.pool, grantId, at);
+  }
+  getOwnerPassphraseHash(): Promise<string | null> {
+    return ownerWeb.getPassphraseHash(this.pool);
+  }
+  setOwnerPassphraseHash(hash: string, at: string): Promise<void> {
+    return ownerWeb.setPassphraseHash(this.pool, hash, at);
+  }
+  putOwnerSecret(secret: OwnerSecretRecord): Promise<void> {
+    return ownerWeb.putSecret(this.pool, secret);
+  }
+  getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.getSecret(this.pool, idHash, kind);
+  }
+  takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
+    return ownerWeb.takeSecret(this.pool, idHash, kind);
   }
   async appendAccessLog(entry: AccessLogEntry): Promise<void> {
     this.accessLog.append(entry);

@@ -2,6 +2,7 @@
 // recorded in schema_migrations.
 import type { SqliteDb } from "./db.js";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
+import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { reindexMixedTables, reindexSearch } from "./search-reindex.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
@@ -87,6 +88,8 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
   // Tables whose rows a changed manifest left under two layouts are rebuilt (manifests now
   // re-index on registration, see search-reindex.ts).
   { version: 4, sql: "", run: reindexMixedTables },
+  // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
+  { version: 5, sql: OWNER_WEB_TABLES_SQL },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

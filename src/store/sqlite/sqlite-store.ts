@@ -6,6 +6,7 @@ import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
+  ChangesAnchor,
   ChangesQuery,
   IngestOp,
   IngestResult,
@@ -13,6 +14,8 @@ import type {
   OAuthClientRecord,
   OAuthPendingRecord,
   OAuthTokenRecord,
+  OwnerSecretKind,
+  OwnerSecretRecord,
   SearchQuery,
   Store,
   StoredGrant,
@@ -20,9 +23,11 @@ import type {
 } from "../store.js";
 import { SqliteAdmin } from "./admin.js";
 import { aggregate } from "./aggregate.js";
+import { changesPosition } from "./changes-anchor.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
 import { SqliteOAuth } from "./oauth.js";
+import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
 import { readFieldWindow } from "./windows.js";
@@ -32,11 +37,13 @@ class SqliteStore implements Store {
   private readonly admin: SqliteAdmin;
   private readonly accessLog: AccessLogBuffer;
   private readonly oauth: SqliteOAuth;
+  private readonly ownerWeb: SqliteOwnerWeb;
 
   constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
     this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
+    this.ownerWeb = new SqliteOwnerWeb(db);
   }
 
   async close() {
@@ -97,6 +104,9 @@ class SqliteStore implements Store {
   async listChanges(scopes: StreamScope[], query: ChangesQuery) {
     return listChanges(this.db, scopes, query);
   }
+  async changesPosition(scopes: StreamScope[], anchor: ChangesAnchor) {
+    return changesPosition(this.db, scopes, anchor);
+  }
   async countRecords(scope: StreamScope) {
     return countRecords(this.db, scope);
   }
@@ -141,6 +151,21 @@ class SqliteStore implements Store {
   }
   async revokeGrant(grantId: string, at: string) {
     return this.admin.revokeGrant(grantId, at);
+  }
+  async getOwnerPassphraseHash() {
+    return this.ownerWeb.getPassphraseHash();
+  }
+  async setOwnerPassphraseHash(hash: string, at: string) {
+    this.ownerWeb.setPassphraseHash(hash, at);
+  }
+  async putOwnerSecret(secret: OwnerSecretRecord) {
+    this.ownerWeb.putSecret(secret);
+  }
+  async getOwnerSecret(idHash: string, kind: OwnerSecretKind) {
+    return this.ownerWeb.getSecret(idHash, kind);
+  }
+  async takeOwnerSecret(idHash: string, kind: OwnerSecretKind) {
+    return this.ownerWeb.takeSecret(idHash, kind);
   }
   async appendAccessLog(entry: AccessLogEntry) {
     this.accessLog.append(entry);
