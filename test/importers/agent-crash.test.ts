@@ -79,6 +79,7 @@ async function crashAndRerun(dir: string): Promise<void> {
     const rerun = await importFile(reopened.api, {
       kind: "claude-code",
       path: projects,
+      connectionLabel: "Crash mail",
       stateDir,
       batchSize: BATCH,
     });
@@ -93,7 +94,12 @@ async function crashAndRerun(dir: string): Promise<void> {
     });
     assert.deepEqual(rerun.perStream.sessions, { added: SESSIONS, updated: 0, unchanged: 0, rejected: 0 });
     assert.equal((await storedRecords(reopened.store, CLAUDE_CODE_MANIFEST, "sessions")).size, SESSIONS);
-    const again = await importFile(reopened.api, { kind: "claude-code", path: projects, stateDir });
+    const again = await importFile(reopened.api, {
+      kind: "claude-code",
+      path: projects,
+      connectionLabel: "Crash mail",
+      stateDir,
+    });
     assert.deepEqual(
       [again.added, again.updated, again.unchanged, again.files?.files],
       [0, 0, total + SESSIONS, SESSIONS],
