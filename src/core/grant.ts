@@ -43,3 +43,12 @@ export function scopeGrantsPath(scope: StreamScope, path: string): boolean {
   if (isPathGranted(path, scope.fields)) return true;
   return scope.stream.primary_key.some((key) => path === key || path.startsWith(`${key}.`));
 }
+
+/**
+ * True when the scope may see the record's `time` (its stream's time_field is granted). When not,
+ * `time` is null in every answer and nothing may be ordered by it either (noninterference).
+ */
+export function scopeGrantsTime(scope: StreamScope): boolean {
+  const timeField = scope.stream.time_field;
+  return timeField !== undefined && scopeGrantsPath(scope, timeField);
+}

@@ -21,7 +21,8 @@
 //   [0, min(size, before+after)).
 // - Search: a record matches when every term occurs in the union of its granted search fields
 //   (tokens from core/search-query wordsOf rules; prefix terms match token prefixes). Order:
-//   score desc, time desc (nulls last), connection_id, stream, record_id. Snippets come from
+//   score desc, time desc (nulls last; only where the grant shows the time_field), connection_id,
+//   stream, record_id. Snippets come from
 //   core/snippet.ts over granted fields only.
 // - Aggregates: `count` without field counts records; with a field, non-null values. group_by on
 //   an array field groups by element. Groups: value desc then key asc; group_by_time: the most

@@ -3,7 +3,7 @@
 // rankWindow+1 and gates, by a one-time filter, which plan runs — a selective query is ranked
 // exactly over its whole match set (GIN), a broad one over its newest matches found by walking
 // (stream, rid) backwards. Scores come from the one lexeme row per record (core/search-ranking.ts).
-import type { StreamScope } from "../../core/grant.js";
+import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
 import { ESTIMATE_EXTRA } from "../../core/search-ranking.js";
 import type { SearchQuery } from "../store.js";
 import {
@@ -58,6 +58,8 @@ function scopeSql(params: Params, scope: StreamScope, query: SearchQuery & { k: 
   const every = taggedTermQueries(words, fields)
     .map((q) => `bool_or(l.tsv @@ ${params.add(q)}::tsquery)`)
     .join(" AND ");
+  // Ties are broken by time only where the grant shows it: an ungranted time_field must not order hits.
+  const time = scopeGrantsTime(scope) ? "r.time" : "NULL::text";
   const cap = params.add(query.rankWindow + 1);
   const limit = params.add(query.rankWindow + ESTIMATE_EXTRA);
   const single = `SELECT l.rid, ${singleScore} AS score FROM search_lex l ${join}
@@ -72,10 +74,10 @@ function scopeSql(params: Params, scope: StreamScope, query: SearchQuery & { k: 
          WHERE l.parts > 1 AND ${where} ${checks} GROUP BY l.rid HAVING ${every} ORDER BY l.rid DESC LIMIT ${limit}))`,
     `win${i} AS MATERIALIZED (SELECT rid, score FROM cand${i} ORDER BY rid DESC LIMIT ${params.add(query.rankWindow)})`,
     `top${i} AS (
-       SELECT ${i} AS scope, w.rid, w.score, r.connection_id, r.stream, r.record_id, r.time, r.emitted_at,
+       SELECT ${i} AS scope, w.rid, w.score, r.connection_id, r.stream, r.record_id, ${time} AS time, r.emitted_at,
               (SELECT count(*) FROM cand${i}) AS total
        FROM win${i} w JOIN records r ON r.rid = w.rid
-       ORDER BY w.score DESC, r.time DESC NULLS LAST, r.connection_id, r.stream, r.record_id
+       ORDER BY w.score DESC, ${time} DESC NULLS LAST, r.connection_id, r.stream, r.record_id
        LIMIT ${params.add(query.k)})`,
   ];
   return { ctes, select: `SELECT * FROM top${i}` };

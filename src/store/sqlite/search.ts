@@ -2,7 +2,7 @@
 // granted search fields by a column filter; candidates are the scope's visible matches (all, or
 // the newest rankWindow walked in rowid order without bm25()), scored by granted-field coverage as
 // core/search-ranking.ts defines, with honest recall and a visible-only matched_estimate.
-import type { StreamScope } from "../../core/grant.js";
+import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
 import { ESTIMATE_EXTRA, matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
@@ -75,16 +75,18 @@ function scopeCandidates(
   const inSpan = `SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid BETWEEN (SELECT lo FROM b) AND (SELECT hi FROM b)`;
   const score = columns.length === 1 ? "1" : columns.map(() => `(w.id IN (${inSpan}))`).join(" + ");
   const coverage = columns.length === 1 ? [] : columns.map((c) => coverageExpr(query.terms, c.column));
+  // Ties are broken by time only where the grant shows it: an ungranted time_field must not order hits.
+  const time = scopeGrantsTime(scope) ? "r.time" : "NULL";
   const rows = db
     .stmt(
       `WITH w AS MATERIALIZED (
          SELECT ${table}.rowid AS id FROM ${from}
          WHERE ${table} MATCH ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?),
        b AS MATERIALIZED (SELECT min(id) AS lo, max(id) AS hi, count(*) AS n FROM w)
-       SELECT w.id, ${score} AS score, r.connection_id, r.connector_key, r.stream, r.record_id, r.time,
+       SELECT w.id, ${score} AS score, r.connection_id, r.connector_key, r.stream, r.record_id, ${time} AS time,
               r.emitted_at, r.deleted, (SELECT n FROM b) AS total, (SELECT lo FROM b) AS oldest
        FROM w JOIN records r ON r.id = w.id
-       ORDER BY score DESC, r.time DESC, r.connection_id, r.stream, r.record_id LIMIT ?`,
+       ORDER BY score DESC, ${time} DESC, r.connection_id, r.stream, r.record_id LIMIT ?`,
     )
     .all(match, ...where.params, query.rankWindow, ...coverage, query.k) as (Omit<
     Candidate,
