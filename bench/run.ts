@@ -2,16 +2,19 @@
 // (search, pages, aggregates, field windows) through the in-process app with a client grant.
 // Flags: --records N (default 200000) --backend sqlite|postgres|both --huge-mb 10,100 --runs N
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
+// --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
 import { createApp } from "../src/rs/app.js";
 import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { BENCH_MANIFESTS, generateDataset, prng } from "./dataset.js";
+import { runHostedBench } from "./hosted.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { runMcpScenarios } from "./run-mcp.js";
 
@@ -23,6 +26,10 @@ const { values } = parseArgs({
     runs: { type: "string", default: "200" },
     seed: { type: "string", default: "42" },
     mcp: { type: "boolean", default: false },
+    hosted: { type: "boolean", default: false },
+    workers: { type: "string" },
+    calls: { type: "string", default: "20000" },
+    settle: { type: "string", default: "60" },
     "http-calls": { type: "string", default: "5000" },
     "jsonl-records": { type: "string", default: "200000" },
   },
@@ -31,15 +38,18 @@ const records = Number(values.records);
 const runs = Number(values.runs);
 const hugeMb = String(values["huge-mb"]).split(",").filter(Boolean).map(Number);
 
-async function openBackend(name: string): Promise<{ store: Store; cleanup: () => Promise<void> }> {
+async function openBackend(
+  name: string,
+): Promise<{ store: Store; cleanup: () => Promise<void>; sqlitePath?: string }> {
   if (name === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "pdpp-bench-"));
-    const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
+    const sqlitePath = join(dir, "pdpp.db");
+    const store = await openSqliteStore({ path: sqlitePath });
     const cleanup = async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     };
-    return { store, cleanup };
+    return { store, cleanup, sqlitePath };
   }
   const url =
     process.env.PDPP_BENCH_PG_URL ??
@@ -57,6 +67,24 @@ async function openBackend(name: string): Promise<{ store: Store; cleanup: () =>
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.end();
     },
+  };
+}
+
+/** Raw SQL for the page scenario: 25 newest messages from one sender, with 512-char previews. */
+function sqlitePageFloor(path: string): (from: string) => unknown {
+  const db = new Database(path, { readonly: true });
+  const rows = db.prepare(
+    `SELECT r.id, r.connection_id, r.record_id, r.payload, r.time FROM records r
+     WHERE r.stream = 'messages' AND r.deleted = 0 AND json_extract(r.payload, '$.from') = ?
+     ORDER BY r.time DESC, r.connection_id DESC, r.record_id DESC LIMIT 26`,
+  );
+  const texts = db.prepare(
+    `SELECT record_row, path, substr(text, 1, 512) AS text FROM text_chunks
+     WHERE record_row IN (SELECT value FROM json_each(?)) AND seq = 0`,
+  );
+  return (from) => {
+    const page = rows.all(from) as { id: number }[];
+    return texts.all(JSON.stringify(page.map((r) => r.id)));
   };
 }
 
@@ -84,7 +112,7 @@ async function grantAll(store: Store): Promise<string> {
 
 async function runBackend(name: string): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const { store, cleanup } = await openBackend(name);
+  const { store, cleanup, sqlitePath } = await openBackend(name);
   try {
     const t0 = Date.now();
     const info = await generateDataset(store, {
@@ -129,9 +157,34 @@ async function runBackend(name: string): Promise<BenchRow[]> {
       get(`/v1/search?q=${encodeURIComponent(common[i % common.length])}`),
     );
     const people = ["alice", "bob", "carol", "dave", "erin"];
-    await row("records page 25, filter + sort", "p50 ≤ 2 ms", (i) =>
-      get(`/v1/streams/messages/records?limit=25&sort=-sent_at&filter[from]=${people[i % 5]}@example.com`),
-    );
+    const pagePath = (i: number) =>
+      `/v1/streams/messages/records?limit=25&sort=-sent_at&filter[from]=${people[i % 5]}@example.com`;
+    // The floor: the same page straight from SQLite on a second connection (rows, then the
+    // previews of their text in one statement), no grant logic, no JSON.
+    const floorPage = sqlitePath ? sqlitePageFloor(sqlitePath) : undefined;
+    const floor = floorPage
+      ? await measure(async (i) => floorPage(`${people[i % 5]}@example.com`), { runs })
+      : undefined;
+    const withFloor = (p50: number) =>
+      floor
+        ? `floor ${floor.p50.toFixed(2)}/${floor.p95.toFixed(2)} ms, ratio ${(p50 / floor.p50).toFixed(1)}`
+        : "";
+    const pageRow = async (label: string, suffix: string) => {
+      const m = await measure((i) => get(`${pagePath(i)}${suffix}`), { runs });
+      const r: BenchRow = {
+        backend: name,
+        scenario: label,
+        p50_ms: m.p50,
+        p95_ms: m.p95,
+        runs,
+        target: "p50 ≤ 2 ms",
+        note: withFloor(m.p50),
+      };
+      printRow(r);
+      rows.push(r);
+    };
+    await pageRow("records page 25, filter + sort, previews 512", "&preview_chars=512");
+    await pageRow("records page 25, filter + sort, full bodies", "");
     await row("aggregate count by month", "≤ 300 ms", () =>
       get("/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=month&limit=100"),
     );
@@ -183,12 +236,23 @@ if (values.mcp) {
       .map((n) => n.toFixed(2))
       .join(" ")}`,
   );
+} else if (values.hosted) {
+  all.push(
+    ...(await runHostedBench({
+      records,
+      seed: Number(values.seed),
+      workers: values.workers ? Number(values.workers) : undefined,
+      calls: Number(values.calls),
+      settleSeconds: Number(values.settle),
+    })),
+  );
 } else for (const backend of backends) all.push(...(await runBackend(backend)));
 const file = writeResults(all, {
   records,
   hugeMb,
   runs,
   mcp: values.mcp,
+  hosted: values.hosted,
   loadavg: loadavg(),
   node: process.version,
   date: new Date().toISOString(),

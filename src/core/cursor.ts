@@ -1,20 +1,45 @@
-// Opaque, URL-safe, HMAC-SHA256-signed cursors: base64url(JSON payload) + "." + base64url(signature).
-// The server alone can mint them, so a cursor carries its own binding (query, grant, position).
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+// Opaque, URL-safe cursors sealed with AES-256-GCM: base64url(iv) + "." + base64url(ciphertext ‖ tag).
+// The server alone can mint them and a client can read nothing from them (noninterference,
+// 10-data-model.md): a cursor carries its own binding (query, grant, position) unreadably.
+// The IV is synthetic (HMAC-SHA256 of the plaintext under a second derived key, as in SIV): the
+// same payload always seals to the same bytes, so an answer that carries a cursor is a function of
+// what the cursor holds, and payloads are scope-local, so two stores that differ only in what a
+// grant cannot see hand out byte-identical cursors. An IV repeats only with an identical
+// plaintext, which GCM tolerates (it then reveals only that equality).
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync } from "node:crypto";
 import { PdppError } from "./errors.js";
 
-/** Longest cursor we even try to verify (a real one is a few hundred chars). */
+/** Longest cursor we even try to open (a real one is a few hundred chars). */
 export const MAX_CURSOR_CHARS = 4096;
 
 export type CursorPayload = Record<string, unknown>;
 
-function signature(secret: string, body: string): Buffer {
-  return createHmac("sha256", secret).update(body).digest();
+interface CursorKeys {
+  enc: Buffer;
+  iv: Buffer;
+}
+
+const keyCache = new Map<string, CursorKeys>();
+
+/** Two independent 256-bit keys derived (HKDF-SHA256) from the store's cursor secret. */
+function keysOf(secret: string): CursorKeys {
+  let keys = keyCache.get(secret);
+  if (!keys) {
+    const derive = (info: string) => Buffer.from(hkdfSync("sha256", secret, "pdpp-cursor", info, 32));
+    keys = { enc: derive("aes-256-gcm key"), iv: derive("synthetic iv key") };
+    if (keyCache.size > 16) keyCache.clear();
+    keyCache.set(secret, keys);
+  }
+  return keys;
 }
 
 export function signCursor(secret: string, payload: CursorPayload): string {
-  const body = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
-  return `${body}.${signature(secret, body).toString("base64url")}`;
+  const keys = keysOf(secret);
+  const plain = Buffer.from(JSON.stringify(payload), "utf8");
+  const iv = createHmac("sha256", keys.iv).update(plain).digest().subarray(0, 12);
+  const cipher = createCipheriv("aes-256-gcm", keys.enc, iv);
+  const sealed = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  return `${iv.toString("base64url")}.${sealed.toString("base64url")}`;
 }
 
 function invalidCursor(param: string): PdppError {
@@ -26,8 +51,8 @@ function invalidCursor(param: string): PdppError {
 }
 
 /**
- * Verify a cursor and return its payload. Any tampering, truncation or foreign signature is
- * `invalid_cursor` (the comparison is constant-time). `param` names the query parameter.
+ * Open a cursor and return its payload. Any tampering, truncation or foreign key is
+ * `invalid_cursor` (GCM's tag check). `param` names the query parameter.
  */
 export function verifyCursor(secret: string, cursor: string, param = "cursor"): CursorPayload {
   if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > MAX_CURSOR_CHARS) {
@@ -35,15 +60,19 @@ export function verifyCursor(secret: string, cursor: string, param = "cursor"): 
   }
   const dot = cursor.indexOf(".");
   if (dot <= 0 || dot !== cursor.lastIndexOf(".")) throw invalidCursor(param);
-  const body = cursor.slice(0, dot);
-  const sig = cursor.slice(dot + 1);
-  if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]+$/.test(sig)) throw invalidCursor(param);
-  const given = Buffer.from(sig, "base64url");
-  const expected = signature(secret, body);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor(param);
+  const ivText = cursor.slice(0, dot);
+  const sealedText = cursor.slice(dot + 1);
+  if (!/^[A-Za-z0-9_-]+$/.test(ivText) || !/^[A-Za-z0-9_-]+$/.test(sealedText)) throw invalidCursor(param);
+  const iv = Buffer.from(ivText, "base64url");
+  const sealed = Buffer.from(sealedText, "base64url");
+  if (iv.length !== 12 || sealed.length <= 16) throw invalidCursor(param);
   let payload: unknown;
   try {
-    payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+    // GCM authenticates: any tampering, truncation or foreign key fails in final().
+    const decipher = createDecipheriv("aes-256-gcm", keysOf(secret).enc, iv);
+    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+    payload = JSON.parse(plain.toString("utf8"));
   } catch {
     throw invalidCursor(param);
   }

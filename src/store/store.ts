@@ -96,6 +96,17 @@ export interface ChangesQuery {
   previewChars?: number;
 }
 
+/**
+ * Where a changes_since bookmark resumes: the last record the client saw, by visible values only
+ * (a store-wide version would reveal how much the store wrote outside the grant).
+ */
+export interface ChangesAnchor {
+  connectionId: string;
+  recordId: string;
+  emittedAt: string;
+  deleted: boolean;
+}
+
 export interface StoredRecord {
   connectionId: string;
   connectorKey: string;
@@ -248,6 +259,12 @@ export interface Store {
 
   listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult>;
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult>;
+  /**
+   * The version to resume a changes feed after, from visible rows only: the anchor's own version
+   * when it is still in the state the client saw (same emitted_at and tombstone flag), else the
+   * newest visible version written before it (so a changed anchor repeats, never skips), else 0.
+   */
+  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number>;
   /** Visible record counts per connection (time range applied). */
   countRecords(scope: StreamScope): Promise<Record<string, number>>;
   getRecord(

@@ -1,4 +1,4 @@
-// Unit tests for signed cursors: round trip, tampering, foreign secrets, binding.
+// Unit tests for sealed cursors: round trip, unreadable, deterministic, tampering, foreign secrets, binding.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fingerprint, openBoundCursor, signCursor, verifyCursor } from "../../src/core/cursor.js";
@@ -80,5 +80,23 @@ describe("core/cursor", () => {
     })();
     assert.equal(err?.param, "changes_since");
     assert.equal(err?.status, 400);
+  });
+
+  it("carries nothing readable and seals the same payload to the same bytes", () => {
+    const payload = {
+      k: "chg",
+      a: ["cin_000000000001", "secret-record-id", "2024-01-01T00:00:00.000Z", false],
+    };
+    const c = signCursor("s1", payload);
+    assert.equal(c, signCursor("s1", payload), "deterministic: answers stay byte-comparable");
+    assert.notEqual(c, signCursor("s2", payload));
+    assert.notEqual(c, signCursor("s1", { ...payload, k: "chg2" }));
+    for (const part of c.split(".")) {
+      for (const shift of [0, 1, 2, 3]) {
+        const decoded = Buffer.from(part.slice(shift), "base64url").toString("latin1");
+        assert.ok(!/secret|cin_|2024|chg/.test(decoded), `readable: ${decoded}`);
+      }
+    }
+    assert.deepEqual(verifyCursor("s1", c), payload);
   });
 });

@@ -7,6 +7,8 @@ import type { Manifest } from "../../src/core/manifest.js";
 import { testBackends } from "../helpers/backends.js";
 import { type Harness, openHarness } from "./fixtures/harness.js";
 import { connectMcp } from "./fixtures/mcp-client.js";
+import { openWorld } from "./fixtures/ni-load.js";
+import { type Batch, CHAT_MANIFEST, mailManifest, type Step } from "./fixtures/ni-world.js";
 
 const SENT = "2024-03-04T05:06:07.000Z";
 
@@ -123,6 +125,94 @@ for (const backend of testBackends()) {
       assert.equal(ok.status, 200, ok.text.slice(0, 300));
     } finally {
       await opened.cleanup();
+    }
+  });
+}
+
+/** Visible mail on Work, plus (in W' only) many writes to the hidden Personal connection between them. */
+function bookmarkSteps(hiddenWrites: boolean): Step[] {
+  const mail = (id: string, extra = ""): Batch["ops"][number] => ({
+    op: "upsert",
+    data: {
+      message_id: id,
+      subject: `s ${id}`,
+      body: `body ${id} ${extra}`,
+      sent_at: "2024-05-01T00:00:00.000Z",
+    },
+  });
+  const steps: Step[] = [
+    { manifest: mailManifest({ noteSearchable: true, draftsExtra: false }) },
+    { manifest: CHAT_MANIFEST },
+  ];
+  for (let i = 0; i < 6; i++) {
+    if (hiddenWrites) {
+      const ops = Array.from({ length: 5 + i }, (_, j) => mail(`h-${i}-${j}`));
+      steps.push({ batch: { connection: "personal", stream: "messages", ops }, tick: null });
+    }
+    steps.push({ batch: { connection: "work", stream: "messages", ops: [mail(`v-${i}`)] }, tick: i });
+  }
+  return steps;
+}
+
+for (const backend of testBackends()) {
+  test(`finding 4: changes_since bookmarks are the same whatever was written out of sight, on ${backend.name}`, async (t) => {
+    t.mock.timers.enable({ apis: ["Date"], now: Date.parse("2026-01-01T00:00:00Z") });
+    const clock = (ms: number) => t.mock.timers.setTime(ms);
+    const w = await openWorld(backend, { steps: bookmarkSteps(false), rankWindow: 10_000, clock });
+    const wp = await openWorld(backend, { steps: bookmarkSteps(true), rankWindow: 10_000, clock });
+    try {
+      const token = await w.grant(
+        {
+          client_name: "ni",
+          purpose: "bookmarks",
+          streams: [
+            { stream: "messages", connector_key: "mail", connections: [w.conns.work], fields: "all" },
+          ],
+        },
+        wp,
+      );
+      const page = async (world: typeof w, bookmark: string) =>
+        world.h.request(
+          `/v1/streams/messages/records?changes_since=${encodeURIComponent(bookmark)}&limit=2`,
+          { token },
+        );
+      let bookmark = "beginning";
+      const seen: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const [a, b] = [await page(w, bookmark), await page(wp, bookmark)];
+        assert.equal(a.status, 200, a.text);
+        const strip = (text: string) => text.replace(/req_[0-9a-f]{16}/g, "req");
+        assert.equal(strip(a.text), strip(b.text), `page ${i} differs between W and W'`);
+        seen.push(...a.json.data.map((r: { record_id: string }) => r.record_id));
+        bookmark = a.json.next_changes_since;
+        // Nothing readable: no record id, connection id, time or number in any decoding.
+        for (const part of bookmark.split(".")) {
+          const text = Buffer.from(part, "base64url").toString("latin1");
+          assert.ok(!/v-\d|cin_|2026|"v"/.test(text), `readable bookmark: ${text}`);
+        }
+      }
+      assert.deepEqual(seen, ["v-0", "v-1", "v-2", "v-3", "v-4", "v-5"]);
+      // A record changed after the client saw it comes again (never skipped) and only once.
+      clock(Date.parse("2026-01-01T01:00:00Z"));
+      for (const world of [w, wp]) {
+        const change = {
+          op: "upsert" as const,
+          data: { message_id: "v-5", subject: "s", body: "edited", sent_at: "2024-05-01T00:00:00.000Z" },
+        };
+        await world.store.applyBatch(world.conns.work, "messages", [change]);
+      }
+      const [a, b] = [await page(w, bookmark), await page(wp, bookmark)];
+      assert.deepEqual(
+        a.json.data.map((r: { record_id: string }) => r.record_id),
+        ["v-5"],
+      );
+      assert.equal(a.json.next_changes_since, b.json.next_changes_since);
+      const after = await page(w, a.json.next_changes_since);
+      assert.deepEqual(after.json.data, []);
+      assert.equal(after.json.next_changes_since, a.json.next_changes_since);
+    } finally {
+      await w.close();
+      await wp.close();
     }
   });
 }

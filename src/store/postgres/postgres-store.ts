@@ -7,6 +7,7 @@ import type {
   AccessLogEntry,
   AggregateQuery,
   AggregateResult,
+  ChangesAnchor,
   ChangesQuery,
   ChangesResult,
   Connection,
@@ -29,6 +30,7 @@ import type {
 } from "../store.js";
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
+import { changesPosition } from "./changes-anchor.js";
 import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
@@ -118,6 +120,9 @@ class PostgresStore implements Store {
   }
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult> {
     return listChanges(this.pool, scopes, query);
+  }
+  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number> {
+    return changesPosition(this.pool, scopes, anchor);
   }
   countRecords(scope: StreamScope): Promise<Record<string, number>> {
     return countRecords(this.pool, scope);

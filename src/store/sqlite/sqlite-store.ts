@@ -6,6 +6,7 @@ import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
+  ChangesAnchor,
   ChangesQuery,
   IngestOp,
   IngestResult,
@@ -22,6 +23,7 @@ import type {
 } from "../store.js";
 import { SqliteAdmin } from "./admin.js";
 import { aggregate } from "./aggregate.js";
+import { changesPosition } from "./changes-anchor.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
 import { SqliteOAuth } from "./oauth.js";
@@ -101,6 +103,9 @@ class SqliteStore implements Store {
   }
   async listChanges(scopes: StreamScope[], query: ChangesQuery) {
     return listChanges(this.db, scopes, query);
+  }
+  async changesPosition(scopes: StreamScope[], anchor: ChangesAnchor) {
+    return changesPosition(this.db, scopes, anchor);
   }
   async countRecords(scope: StreamScope) {
     return countRecords(this.db, scope);

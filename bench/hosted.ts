@@ -1,0 +1,253 @@
+// `npm run bench -- --hosted`: drives a real `pdpp serve --workers N` over plain HTTP at
+// concurrency 32 with a search/fetch/query_records mix, beside the same-run floor (plain
+// `GET /v1/search` on the same server); prints calls/s, p50/p95, errors, CPU-ms per call (all
+// server processes, from /proc) and the server's RSS before, after, and after an idle settle.
+// The dataset home is generated once into bench/data and reused.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
+import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { BENCH_MANIFESTS, generateDataset } from "./dataset.js";
+import type { LoadCall, LoadResult } from "./mcp-http-load.js";
+import { type BenchRow, percentile, printRow } from "./measure.js";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "pdpp.js");
+
+/** A pdpp home with the benchmark dataset (built once per size) and a client token for it. */
+async function benchHome(records: number, seed: number): Promise<{ home: string; token: string }> {
+  const home = join(ROOT, "bench", "data", `hosted-home-${records}`);
+  const tokenFile = join(home, "bench-client-token");
+  if (existsSync(tokenFile)) return { home, token: readFileSync(tokenFile, "utf8").trim() };
+  mkdirSync(join(ROOT, "bench", "data"), { recursive: true });
+  await run([BIN, "--home", home, "init"]);
+  const store = await openSqliteStore({ path: join(home, "pdpp.db") });
+  const t0 = Date.now();
+  await generateDataset(store, { records, seed, hugeFieldsMb: [] });
+  console.log(
+    `hosted: dataset of ${records.toLocaleString("en")} records in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  const token = newToken("client");
+  await store.createGrant({
+    grant_id: newGrantId(),
+    client_name: "bench-hosted",
+    purpose: "benchmark",
+    created_at: new Date().toISOString(),
+    expires_at: null,
+    revoked_at: null,
+    token_hash: hashToken(token),
+    streams: BENCH_MANIFESTS.flatMap((m) =>
+      m.streams.map((s) => ({
+        stream: s.name,
+        connector_key: m.connector_key,
+        connections: "all" as const,
+        fields: "all" as const,
+      })),
+    ),
+  });
+  await store.close();
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  return { home, token };
+}
+
+function run(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`)),
+    );
+  });
+}
+
+/** The server's processes: the primary and its workers. */
+function processTree(pid: number): number[] {
+  const children: number[] = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const list = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+    if (list) children.push(...list.split(" ").map(Number));
+  }
+  return [pid, ...children];
+}
+
+function rssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:"));
+    kb += Number(line?.replace(/\D+/g, "") ?? 0);
+  }
+  return kb / 1024;
+}
+
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+
+async function startServe(
+  home: string,
+  workers: number,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "--home", home, "serve", "--port", "0", "--workers", String(workers)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /^url: +(\S+)/m.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`pdpp serve exited ${code}: ${out}`)));
+  });
+  return {
+    url,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Load generators in worker threads, splitting `total` (a 2-core client must not be the bottleneck alone). */
+async function load(options: {
+  url: string;
+  token: string;
+  calls: LoadCall[];
+  total: number;
+  rsPath?: string;
+  threads: number;
+}): Promise<LoadResult> {
+  const file = new URL("./mcp-http-load.ts", import.meta.url).href;
+  const code = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(file)}); });`;
+  const started = performance.now();
+  const parts = await Promise.all(
+    Array.from({ length: options.threads }, () => {
+      const mcpLoad = {
+        url: options.url,
+        token: options.token,
+        calls: options.calls,
+        total: Math.ceil(options.total / options.threads),
+        concurrency: 32 / options.threads,
+        rsPath: options.rsPath,
+      };
+      const worker = new Worker(code, { eval: true, workerData: { mcpLoad } });
+      return new Promise<LoadResult>((resolve, reject) => {
+        worker.once("message", (r: LoadResult) => {
+          void worker.terminate();
+          resolve(r);
+        });
+        worker.once("error", reject);
+      });
+    }),
+  );
+  return {
+    ok: parts.reduce((n, p) => n + p.ok, 0),
+    failures: parts.flatMap((p) => p.failures).slice(0, 5),
+    failureCount: parts.reduce((n, p) => n + p.failureCount, 0),
+    seconds: (performance.now() - started) / 1000,
+    latencies: parts.flatMap((p) => p.latencies),
+  };
+}
+
+export async function runHostedBench(options: {
+  records: number;
+  seed: number;
+  workers?: number;
+  calls: number;
+  settleSeconds: number;
+}): Promise<BenchRow[]> {
+  const workers = options.workers ?? availableParallelism();
+  const { home, token } = await benchHome(options.records, options.seed);
+  const server = await startServe(home, workers);
+  const rows: BenchRow[] = [];
+  try {
+    const pids = processTree(server.pid);
+    const rssStart = rssMb(pids);
+    // Ids for fetch come from the server itself.
+    const found = await fetch(`${server.url}/v1/search?q=invoice&limit=20`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const ids = ((await found.json()) as { data: { id: string }[] }).data.map((h) => h.id);
+    const calls: LoadCall[] = [
+      { name: "search", arguments: { query: "zanzibar" } },
+      { name: "search", arguments: { query: "invoice", limit: 5 } },
+      ...ids.slice(0, 4).map((id) => ({ name: "fetch", arguments: { id } })),
+      { name: "query_records", arguments: { stream: "messages", limit: 10 } },
+      {
+        name: "query_records",
+        arguments: {
+          stream: "messages",
+          limit: 10,
+          filter: [{ field: "from", op: "eq", value: "alice@example.com" }],
+        },
+      },
+    ];
+    const threads = 2;
+    await load({ url: server.url, token, calls, total: 400, threads }); // warm-up
+    const measure = async (label: string, rsPath?: string) => {
+      const cpu0 = cpuSeconds(pids);
+      const r = await load({ url: server.url, token, calls, total: options.calls, rsPath, threads });
+      const cpuMs = ((cpuSeconds(pids) - cpu0) * 1000) / (r.ok + r.failureCount);
+      const sorted = [...r.latencies].sort((a, b) => a - b);
+      return {
+        label,
+        r,
+        cpuMs,
+        rate: (r.ok + r.failureCount) / r.seconds,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+      };
+    };
+    const mcp = await measure("hosted /mcp, c=32, search/fetch/query_records mix");
+    const floor = await measure("floor: plain GET /v1/search, c=32", "/v1/search?q=zanzibar");
+    const rssAfter = rssMb(processTree(server.pid));
+    await new Promise((resolve) => setTimeout(resolve, options.settleSeconds * 1000));
+    const rssSettled = rssMb(processTree(server.pid));
+    for (const m of [mcp, floor]) {
+      const row: BenchRow = {
+        backend: "sqlite",
+        scenario: m.label,
+        p50_ms: m.p50,
+        p95_ms: m.p95,
+        runs: m.r.ok + m.r.failureCount,
+        target: m === mcp ? "≥ 1,000 calls/s, 0 errors" : "—",
+        note:
+          `${m.rate.toFixed(0)} calls/s, ${m.r.failureCount} errors, ${m.cpuMs.toFixed(2)} CPU-ms/call` +
+          (m === mcp ? `, ratio to floor ${(m.rate / floor.rate).toFixed(2)}` : "") +
+          (m.r.failures.length ? `; first: ${m.r.failures[0]}` : ""),
+      };
+      printRow(row);
+      rows.push(row);
+    }
+    const rssRow: BenchRow = {
+      backend: "sqlite",
+      scenario: `serve RSS, ${workers} workers + primary`,
+      p50_ms: Number.NaN,
+      p95_ms: Number.NaN,
+      runs: 0,
+      target: `back to ≤ 160 MB per process ${options.settleSeconds} s after load`,
+      note: `start ${rssStart.toFixed(0)} MB, after load ${rssAfter.toFixed(0)} MB, after ${options.settleSeconds} s idle ${rssSettled.toFixed(0)} MB (${(rssSettled / pids.length).toFixed(0)} MB per process)`,
+    };
+    console.log(`sqlite    ${rssRow.scenario}: ${rssRow.note}`);
+    rows.push(rssRow);
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
