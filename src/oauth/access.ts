@@ -2,6 +2,10 @@
 // client and one resource (this server's /mcp). An access token is a client token of its grant:
 // the RS checks it on every request, so revoking the grant (console, /revoke, a replay) bites on
 // the very next call.
+// Where it is accepted: POST /mcp, and the /v1 read routes (the hosted /mcp reads through them
+// in-process with the caller's bearer, and it is the same grant under the same enforcement);
+// /v1/owner/* refuses it with 403 owner_only like any client token. It must carry this server's
+// /mcp as its resource: the same store served under another public URL refuses it.
 import { randomBytes } from "node:crypto";
 import { PdppError } from "../core/errors.js";
 import { hashToken } from "../core/ids.js";

@@ -24,7 +24,7 @@ const SINGLE_PARAMS = [
 ] as const;
 
 /** The plain error page for a request that cannot be sent back to the client. */
-export function errorPage(c: Context<RsEnv>, message: string, status: 400 | 404 = 400): Response {
+export function errorPage(c: Context<RsEnv>, message: string, status: 400 | 429 = 400): Response {
   c.header("Cache-Control", "no-store");
   c.header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
   c.header("X-Content-Type-Options", "nosniff");

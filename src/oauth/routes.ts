@@ -5,7 +5,7 @@ import type { Context, Hono } from "hono";
 import { PdppError } from "../core/errors.js";
 import { readBodyText } from "../rs/body.js";
 import type { RsEnv } from "../rs/env.js";
-import { handleAuthorize } from "./authorize.js";
+import { errorPage, handleAuthorize } from "./authorize.js";
 import { CimdResolver } from "./cimd.js";
 import { MAX_REGISTRATION_BYTES, RegistrationError, validateRegistration } from "./clients.js";
 import { noStore, OAuthFailure, oauthEndpoint } from "./form.js";
@@ -67,9 +67,15 @@ export function registerOAuth(app: Hono<RsEnv>, options: OAuthOptions = {}): voi
     total: options.registrationsPerMinute?.total ?? 60,
     windowMs: 60_000,
   });
+  // Each /authorize request stores a pending row (swept after 10 minutes): bound the rate.
+  const authorizeLimiter = new RateLimiter({ perKey: 60, total: 300, windowMs: 60_000 });
   const metadata = (c: Context<RsEnv>) => c.json(authorizationServerMetadata(c.get("deps").publicUrl));
   app.get(OAUTH_PATHS.serverMetadata, metadata);
-  app.get(OAUTH_PATHS.authorize, (c) => handleAuthorize(c, cimd));
+  app.get(OAUTH_PATHS.authorize, (c) =>
+    authorizeLimiter.allow(callerKey(c))
+      ? handleAuthorize(c, cimd)
+      : errorPage(c, "too many authorization requests; try again in a minute.", 429),
+  );
   app.post(OAUTH_PATHS.token, handleToken);
   app.post(OAUTH_PATHS.register, (c) => register(c, limiter));
   app.post(OAUTH_PATHS.revoke, handleRevoke);

@@ -154,5 +154,18 @@ for (const backend of testBackends()) {
       const { redirectTo } = await approveAuthorization(world.deps, id, ONLY_CHAT);
       assert.match(new URL(redirectTo).searchParams.get("code") ?? "", /^pdpp_ac_/);
     });
+
+    it("rate-limits /authorize (each request stores a pending row): a 429 page, no redirect", async () => {
+      let limited = 0;
+      for (let i = 0; i < 70; i++) {
+        const res = await get(authorizeUrl(clientId));
+        if (res.status === 429) {
+          limited++;
+          assert.equal(res.headers.get("location"), null);
+        }
+        await res.arrayBuffer();
+      }
+      assert.ok(limited > 0);
+    });
   });
 }
