@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   // 409
   ambiguous_connection: 409,
+  ambiguous_stream: 409,
   stale_cursor: 409,
   // 413 / 414 / 422
   payload_too_large: 413,

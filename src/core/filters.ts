@@ -5,6 +5,7 @@ import type { FieldCondition } from "../store/store.js";
 import { fieldNotGranted, isFieldGranted } from "./capabilities.js";
 import { PdppError } from "./errors.js";
 import type { StreamScope } from "./grant.js";
+import { requireFieldInEveryConnector } from "./grant-scope.js";
 import { isFieldPath } from "./ids.js";
 import { type FieldSchema, fieldSchemaAt, type RangeOp, type StreamDef } from "./manifest.js";
 import { normalizeTime } from "./time.js";
@@ -134,9 +135,10 @@ function checkCapability(stream: StreamDef, raw: RawFilter): void {
  */
 export function resolveFilters(
   raws: RawFilter[],
-  scopes: Pick<StreamScope, "stream" | "fields">[],
+  scopes: (Pick<StreamScope, "stream" | "fields"> & { connectorKey?: string })[],
 ): FieldCondition[] {
   return raws.map((raw) => {
+    requireFieldInEveryConnector(scopes, { field: raw.field, param: "filter" });
     let value: FieldCondition["value"] | undefined;
     for (const scope of scopes) {
       if (!fieldSchemaAt(scope.stream, raw.field)) {

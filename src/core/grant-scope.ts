@@ -4,7 +4,8 @@
 import type { Connection } from "../store/store.js";
 import { PdppError } from "./errors.js";
 import type { Grant, StreamScope } from "./grant.js";
-import type { Manifest } from "./manifest.js";
+import { parseStreamName, qualifiedStreamName } from "./ids.js";
+import { fieldSchemaAt, type Manifest } from "./manifest.js";
 
 // Not-found errors never echo the requested name: it may be a hidden stream's or connection's.
 export function streamNotFound(): PdppError {
@@ -106,19 +107,76 @@ export function narrowToConnection(scopes: StreamScope[], connectionId: string |
 }
 
 /**
- * The scopes of one stream name (one per connector having it), optionally narrowed to a
- * connection. A stream the bearer cannot see → 404 stream_not_found.
+ * The one resolution of a stream name for every route: the scopes among `scopes` that a bare
+ * name (every connector having it) or a qualified `connector_key:stream` (that connector's)
+ * selects. None → 404 stream_not_found.
+ */
+export function selectStream(scopes: StreamScope[], name: string): StreamScope[] {
+  const ref = parseStreamName(name);
+  const selected = ref
+    ? scopes.filter(
+        (s) =>
+          s.stream.name === ref.stream && (ref.connectorKey === null || s.connectorKey === ref.connectorKey),
+      )
+    : [];
+  if (selected.length === 0) throw streamNotFound();
+  return selected;
+}
+
+/**
+ * The scopes of one stream name (one per connector having it, or the one a qualified name
+ * picks), optionally narrowed to a connection. A stream the bearer cannot see → 404.
  */
 export function scopesForStream(
   bearer: Bearer,
   catalog: Catalog,
   options: { stream: string; connectionId?: string },
 ): StreamScope[] {
-  const scopes = visibleScopes(bearer, catalog).filter((s) => s.stream.name === options.stream);
-  if (scopes.length === 0) {
-    throw streamNotFound();
-  }
-  return narrowToConnection(scopes, options.connectionId);
+  return narrowToConnection(
+    selectStream(visibleScopes(bearer, catalog), options.stream),
+    options.connectionId,
+  );
+}
+
+/** Qualified names of the scopes, in connector order: what a bare shared name spans. */
+export function qualifiedNames(scopes: Pick<StreamScope, "connectorKey" | "stream">[]): string[] {
+  return [...new Set(scopes.map((s) => qualifiedStreamName(s.connectorKey, s.stream.name)))].sort();
+}
+
+/**
+ * A bare stream name shared by several connectors, used with a field only some of them declare:
+ * 409 ambiguous_stream naming the qualified streams to retry with. A field no connector declares
+ * is left to the caller's "no such field" answer; one connector is never ambiguous.
+ */
+export function requireFieldInEveryConnector(
+  scopes: (Pick<StreamScope, "stream"> & { connectorKey?: string })[],
+  options: { field: string; param: string },
+): void {
+  const keyed = scopes.filter((s): s is Pick<StreamScope, "stream" | "connectorKey"> => !!s.connectorKey);
+  if (new Set(keyed.map((s) => s.connectorKey)).size < 2) return;
+  const declaring = keyed.filter((s) => fieldSchemaAt(s.stream, options.field) !== undefined);
+  if (declaring.length === 0 || declaring.length === keyed.length) return;
+  throw ambiguousStream(keyed, {
+    param: options.param,
+    why: `${options.field} is not a field of every one of them`,
+  });
+}
+
+/** 409 ambiguous_stream: a bare name spans several connectors and the read needs one. */
+export function ambiguousStream(
+  scopes: Pick<StreamScope, "stream" | "connectorKey">[],
+  options: { param: string; why: string },
+): PdppError {
+  const available = qualifiedNames(scopes);
+  const name = scopes[0]?.stream.name ?? "";
+  return new PdppError(
+    "ambiguous_stream",
+    `${name} is a stream of ${available.length} connectors and ${options.why}; pass stream as one of ${available.join(", ")}.`,
+    {
+      param: "stream",
+      details: { retry_with: "stream", available_streams: available, conflicting_param: options.param },
+    },
+  );
 }
 
 /** How many connections a set of scopes spans (source-required reads need exactly one). */

@@ -48,6 +48,22 @@ export function isStreamName(value: string): boolean {
 export function isFieldPath(value: string): boolean {
   return value.split(".").every((segment) => FIELD_SEGMENT_RE.test(segment));
 }
+/**
+ * A stream as named by a caller: bare `messages` (every connector's stream of that name) or
+ * qualified `connector_key:messages` (one connector's). Null when it is neither.
+ */
+export function parseStreamName(value: string): { connectorKey: string | null; stream: string } | null {
+  const colon = value.indexOf(":");
+  if (colon < 0) return isStreamName(value) ? { connectorKey: null, stream: value } : null;
+  const connectorKey = value.slice(0, colon);
+  const stream = value.slice(colon + 1);
+  return isConnectorKey(connectorKey) && isStreamName(stream) ? { connectorKey, stream } : null;
+}
+
+export function qualifiedStreamName(connectorKey: string, stream: string): string {
+  return `${connectorKey}:${stream}`;
+}
+
 export function isConnectionId(value: string): boolean {
   return CONNECTION_ID_RE.test(value);
 }

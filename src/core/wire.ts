@@ -93,6 +93,8 @@ export interface AggregateAnswer {
   group_count?: number;
   other_count?: number;
   filtered_record_count: number;
+  /** Qualified streams a bare shared name spans (only when it spans several connectors). */
+  streams?: string[];
   effective_time_zone?: string;
   meta: { warnings: Warning[] };
 }

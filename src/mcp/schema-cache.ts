@@ -1,5 +1,6 @@
 // Per-server cache of one stream's schema rows (title_field, text and binary fields): fetch and
 // query_records need them on every call, and a stdio server lives for a whole session.
+import { parseStreamName } from "../core/ids.js";
 import type { SchemaAnswer, SchemaStream } from "../core/wire.js";
 import type { RsClient } from "./rs-client.js";
 
@@ -14,8 +15,10 @@ export class StreamSchemaCache {
   async rows(rs: RsClient, ref: { tool: string; stream: string }): Promise<Map<string, SchemaStream>> {
     const answer = await this.answer(rs, ref);
     const out = new Map<string, SchemaStream>();
+    // A qualified name (`connector_key:stream`) got only its connector back; rows keep the bare name.
+    const bare = parseStreamName(ref.stream)?.stream ?? ref.stream;
     for (const c of answer.connectors) {
-      const row = c.streams.find((s) => s.name === ref.stream);
+      const row = c.streams.find((s) => s.name === bare);
       if (row) out.set(c.connector_key, row);
     }
     return out;

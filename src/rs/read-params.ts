@@ -4,6 +4,7 @@
 import { fieldNotGranted, isFieldGranted, sortableFields } from "../core/capabilities.js";
 import { invalidRequest, PdppError } from "../core/errors.js";
 import type { StreamScope } from "../core/grant.js";
+import { ambiguousStream, requireFieldInEveryConnector } from "../core/grant-scope.js";
 import { isFieldPath } from "../core/ids.js";
 import { fieldSchemaAt, isTimeLike } from "../core/manifest.js";
 import { MAX_QUERY_CHARS } from "../core/search-query.js";
@@ -34,6 +35,7 @@ export function checkQueryLength(q: string): void {
 export function checkFieldPath(field: string, scopes: StreamScope[], param: string): void {
   if (!isFieldPath(field))
     throw invalidRequest(`${param} takes field paths like body or sender.email.`, param);
+  requireFieldInEveryConnector(scopes, { field, param });
   const declaring = scopes.filter((s) => fieldSchemaAt(s.stream, field) !== undefined);
   if (declaring.length === 0) {
     throw invalidRequest(
@@ -66,6 +68,8 @@ function defaultSort(scopes: StreamScope[]): SortSpec {
     // Newest first for time-ordered streams; natural key order otherwise.
     return { field, direction: timeLike ? "desc" : "asc" };
   }
+  if (new Set(scopes.map((s) => s.connectorKey)).size > 1)
+    throw ambiguousStream(scopes, { param: "sort", why: "they have no common default order" });
   throw invalidRequest("this stream has no common default order across its connectors; pass sort.", "sort");
 }
 
@@ -77,6 +81,7 @@ export function sortParam(params: Params, scopes: StreamScope[]): SortSpec {
   const field = raw.replace(/^[-+]/, "");
   if (!isFieldPath(field))
     throw invalidRequest("sort is a field name, prefixed with - for descending.", "sort");
+  requireFieldInEveryConnector(scopes, { field, param: "sort" });
   for (const s of scopes) {
     if (!fieldSchemaAt(s.stream, field)) {
       throw invalidRequest(

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { PdppError } from "../core/errors.js";
 import { type StreamScope, scopeGrantsPath } from "../core/grant.js";
 import { type Catalog, connectionCount, scopesForStream, streamNotFound } from "../core/grant-scope.js";
-import { formatRecordRef, isConnectionId, requireSafeName, STREAM_NAME_RE } from "../core/ids.js";
+import { formatRecordRef, isConnectionId, parseStreamName, requireSafeName } from "../core/ids.js";
 import type { FieldPreviewInfo, WireRecord } from "../core/wire.js";
 import type { Store, StoredRecord } from "../store/store.js";
 import { noteRead } from "./access-log.js";
@@ -22,10 +22,10 @@ export function connectionNames(catalog: Catalog): Map<string, string> {
   return new Map(catalog.connections.map((c) => [c.connection_id, c.display_name]));
 }
 
-/** Validate a stream path segment before it reaches anything else. */
+/** Validate a stream name (bare or `connector_key:stream`) before it reaches anything else. */
 export function checkStreamName(stream: string): string {
   requireSafeName(stream, "stream", { code: "invalid_request", param: "stream" });
-  if (!STREAM_NAME_RE.test(stream)) {
+  if (parseStreamName(stream) === null) {
     throw streamNotFound();
   }
   return stream;

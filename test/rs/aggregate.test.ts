@@ -23,14 +23,23 @@ for (const backend of testBackends()) {
         metric: "count",
         value: 27,
         filtered_record_count: 27,
+        streams: ["chat:messages", "mail:messages"],
         meta: { warnings: [] },
       });
       const sum = await fx.call(
         `/v1/streams/messages/aggregate?metric=sum&field=size_bytes&connection_id=${fx.mailA}`,
       );
       assert.equal(sum.json.value, 7800);
+      // A mail-only field on the bare shared name: ambiguous; the qualified name answers.
+      const mixed = await fx.call("/v1/streams/messages/aggregate?metric=sum&field=size_bytes");
+      assertError(mixed, 409, "ambiguous_stream");
+      assert.deepEqual(mixed.json.error.available_streams, ["chat:messages", "mail:messages"]);
+      const mail = await fx.call("/v1/streams/mail:messages/aggregate?metric=count");
+      assert.equal(mail.status, 200, mail.text);
+      assert.equal(mail.json.streams, undefined);
+      assert.equal(mail.json.value, 21);
       assertError(
-        await fx.call("/v1/streams/messages/aggregate?metric=sum&field=size_bytes"),
+        await fx.call("/v1/streams/mail:messages/aggregate?metric=sum&field=nope"),
         400,
         "invalid_request",
       );

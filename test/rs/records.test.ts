@@ -99,9 +99,24 @@ for (const backend of testBackends()) {
     });
 
     it("validates sort against every connector of the stream", async () => {
+      // size_bytes is a mail field, not a chat one: the bare shared name is ambiguous (30-mcp.md).
       const mixed = await fx.call("/v1/streams/messages/records?sort=-size_bytes");
-      assertError(mixed, 400, "invalid_request");
-      assert.equal(mixed.json.error.param, "sort");
+      assertError(mixed, 409, "ambiguous_stream");
+      assert.equal(mixed.json.error.retry_with, "stream");
+      assert.deepEqual(mixed.json.error.available_streams, ["chat:messages", "mail:messages"]);
+      assert.equal(mixed.json.error.conflicting_param, "sort");
+      const qualified = await fx.call("/v1/streams/mail:messages/records?sort=-size_bytes&limit=2");
+      assert.equal(qualified.status, 200, qualified.text);
+      assert.deepEqual(
+        qualified.json.data.map((r: { stream: string; connector_key: string }) => [
+          r.stream,
+          r.connector_key,
+        ]),
+        [
+          ["messages", "mail"],
+          ["messages", "mail"],
+        ],
+      );
       const one = await fx.call(
         `/v1/streams/messages/records?sort=-size_bytes&connection_id=${fx.mailA}&limit=3`,
       );
@@ -140,7 +155,8 @@ for (const backend of testBackends()) {
         "/v1/streams/messages/records?filter[sent_at][gte]=2024-06-01&filter[sent_at][lt]=2024-07-01&count=exact",
       );
       assert.equal(range.json.meta.count, 3);
-      assertError(await fx.call("/v1/streams/messages/records?filter[from]=x"), 400, "invalid_filter");
+      assertError(await fx.call("/v1/streams/messages/records?filter[from]=x"), 409, "ambiguous_stream");
+      assertError(await fx.call("/v1/streams/mail:messages/records?filter[nope]=x"), 400, "invalid_filter");
       assertError(await fx.call("/v1/streams/messages/records?fields=nope"), 400, "invalid_request");
     });
 

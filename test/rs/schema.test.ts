@@ -35,6 +35,7 @@ for (const backend of testBackends()) {
       );
       assert.deepEqual(mail.streams[0], {
         name: "messages",
+        qualified_name: "mail:messages",
         display_name: "Messages",
         primary_key: ["message_id"],
         cursor_field: "sent_at",

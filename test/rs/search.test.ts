@@ -120,9 +120,15 @@ for (const backend of testBackends()) {
       );
       assertError(
         await fx.call("/v1/search?q=quarterly&streams=messages&filter[from]=alice@example.com"),
-        400,
-        "invalid_filter",
+        409,
+        "ambiguous_stream",
       );
+      const qualified = await fx.call(
+        "/v1/search?q=quarterly&streams=mail:messages&filter[from]=alice@example.com",
+      );
+      assert.equal(qualified.status, 200, qualified.text);
+      assert.ok(qualified.json.data.length > 0);
+      for (const hit of qualified.json.data) assert.equal(hit.connector_key, "mail");
       const r = await fx.call(
         `/v1/search?q=quarterly&streams=messages&connection_id=${fx.mailB}&filter[from]=alice@example.com&limit=100`,
       );

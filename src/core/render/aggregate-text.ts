@@ -14,7 +14,8 @@ function label(answer: AggregateAnswer): string {
 }
 
 export function renderAggregateText(answer: AggregateAnswer, options: { groupBy?: string } = {}): string {
-  const warnings = (answer.meta?.warnings ?? []).map((w) => ` · warning ${w.code}`).join("");
+  const spans = answer.streams && answer.streams.length > 1 ? ` · spans ${answer.streams.join(", ")}` : "";
+  const warnings = `${spans}${(answer.meta?.warnings ?? []).map((w) => ` · warning ${w.code}`).join("")}`;
   if (!answer.groups) {
     const line = `${label(answer)} = ${JSON.stringify(answer.value ?? null)} · records matched=${answer.filtered_record_count}${warnings}`;
     return clipChars(line, AGGREGATE_SCALAR_CHARS);

@@ -1,5 +1,6 @@
 // content[] text of schema: the grant-wide index (every stream named, detailed rows capped) and
 // the per-stream capability view with a legend a text-only client can build arguments from.
+import { parseStreamName } from "../ids.js";
 import type { FieldCapabilities, SchemaAnswer, SchemaStream } from "../wire.js";
 import { clipBytes, SCHEMA_INDEX_DETAILED_ROWS } from "./budget.js";
 
@@ -93,8 +94,13 @@ function sortableOf(stream: SchemaStream): Set<string> {
 
 /** schema(stream): per-field flags for each matching connector/connection row, with a legend. */
 export function renderSchemaStream(doc: SchemaAnswer, stream: string): string {
+  const ref = parseStreamName(stream);
   const rows = doc.connectors.flatMap((c) =>
-    c.streams.filter((s) => s.name === stream).map((s) => ({ c, s })),
+    c.streams
+      .filter(
+        (s) => s.name === ref?.stream && (ref.connectorKey === null || c.connector_key === ref.connectorKey),
+      )
+      .map((s) => ({ c, s })),
   );
   const full = doc.view === "full";
   const lines = [

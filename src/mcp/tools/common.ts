@@ -7,7 +7,7 @@ import { FILTER_OPS } from "../../core/render/filter.js";
 export const connectionIdArg = z
   .string()
   .describe("cin_… from schema; needed when a stream has several connections");
-export const streamArg = z.string().min(1);
+export const streamArg = z.string().min(1).describe("name or connector_key:name");
 export const filterArg = z
   .array(
     z.strictObject({

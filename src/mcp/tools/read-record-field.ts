@@ -2,7 +2,7 @@
 // client can read a long field to its last character.
 import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
-import { isFieldPath } from "../../core/ids.js";
+import { isFieldPath, parseStreamName } from "../../core/ids.js";
 import {
   CONTEXT_MAX_CHARS,
   jsonChars,
@@ -87,14 +87,26 @@ export function windowTarget(
       param: "id",
     });
   }
-  const id = `${args.connection_id}/${args.stream}:${args.record_id}`;
+  // The stream may be qualified (`connector_key:stream`): the RS path takes it as given, while the
+  // id, like every id, keeps the bare stream name.
+  const named = parseStreamName(args.stream);
+  if (named === null) {
+    throw new PdppError(
+      "invalid_id",
+      "stream must be a stream name from schema, bare or connector_key:stream.",
+      {
+        param: "stream",
+      },
+    );
+  }
+  const id = `${args.connection_id}/${named.stream}:${args.record_id}`;
   const target = resolveRecordTarget(id);
-  if (target.recordId !== args.record_id || target.stream !== args.stream) {
+  if (target.recordId !== args.record_id || target.stream !== named.stream) {
     throw new PdppError("invalid_id", "stream and record_id must be single path segments.", {
       param: "record_id",
     });
   }
-  return target;
+  return { ...target, stream: args.stream };
 }
 
 export function checkFieldPath(path: string): string {

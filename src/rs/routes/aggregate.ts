@@ -7,12 +7,15 @@
 // - `group_count` and `other_count` are present exactly when the answer is grouped (`groups`);
 //   an ungrouped answer carries `value` instead.
 // - `limit` above 100 is clamped with a `limit_clamped` warning, like the records list.
+// - `streams` (qualified names) is present when a bare stream name fans in over several
+//   connectors, so a total never silently mixes them.
 // - `granularity` and `time_zone` without `group_by_time` → 400 naming the parameter;
 //   `time_zone` is echoed in its canonical IANA spelling as `effective_time_zone`.
 import type { Hono } from "hono";
 import { invalidRequest } from "../../core/errors.js";
 import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
 import type { StreamScope } from "../../core/grant.js";
+import { qualifiedNames } from "../../core/grant-scope.js";
 import type { StreamQueryCapabilities } from "../../core/manifest.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
 import { resolveTimeZone as canonicalTimeZone } from "../../core/time-buckets.js";
@@ -134,6 +137,8 @@ export function registerAggregate(app: Hono<RsEnv>): void {
           }
         : { value: result.value ?? null }),
       filtered_record_count: result.filteredRecordCount,
+      // A bare name shared by several connectors fans in: say which qualified streams it spans.
+      ...(new Set(scopes.map((s) => s.connectorKey)).size > 1 ? { streams: qualifiedNames(scopes) } : {}),
       ...(effectiveTimeZone ? { effective_time_zone: effectiveTimeZone } : {}),
       meta: { warnings },
     };

@@ -126,12 +126,16 @@ function checkField(field: string | undefined, scope: StreamScope): string {
 }
 
 async function handle(c: Context<RsEnv>): Promise<Response> {
-  const { params, stream, connectionId } = openStreamRead(c, {
+  const {
+    params,
+    stream: named,
+    connectionId,
+  } = openStreamRead(c, {
     route: "GET /v1/streams/:stream/records/:record_id/field-window",
     allow: ["field", "connection_id", ...SELECTOR_PARAMS],
   });
   const recordId = recordIdParam(c);
-  const { scopes, catalog } = await streamScopes(c, { stream, connectionId });
+  const { scopes, catalog } = await streamScopes(c, { stream: named, connectionId });
   const auth = c.get("auth");
   const { scope, connectionId: target } = requireOneConnection(scopes, {
     catalog,
@@ -139,6 +143,8 @@ async function handle(c: Context<RsEnv>): Promise<Response> {
     what: "read a field window",
   });
   noteConnection(c, target);
+  // Ids and cursor bindings use the bare stream name, however the path named it.
+  const stream = scope.stream.name;
   const path = checkField(params.single("field"), scope);
   const deps = c.get("deps");
   const secret = await deps.cursorSecret();

@@ -8,16 +8,14 @@
 //   no descriptions); full (needs `stream`, and one connection): plus descriptions and the JSON
 //   Schema narrowed to granted fields. The answer also echoes `view`.
 // - Connectors and their streams come in connector_key order, then manifest order.
+// - `stream` may be qualified (`connector_key:stream`, 30-mcp.md) to pick one connector's stream;
+//   a row whose name another visible connector also has carries `qualified_name`.
 import type { Hono } from "hono";
 import { fieldCapabilities, grantedSchema } from "../../core/capabilities.js";
 import { invalidRequest } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
-import {
-  connectionCount,
-  narrowToConnection,
-  streamNotFound,
-  visibleScopes,
-} from "../../core/grant-scope.js";
+import { connectionCount, narrowToConnection, selectStream, visibleScopes } from "../../core/grant-scope.js";
+import { qualifiedStreamName } from "../../core/ids.js";
 import type { SchemaAnswer, SchemaStream } from "../../core/wire.js";
 import type { Store } from "../../store/store.js";
 import { noteRead, sendJson } from "../access-log.js";
@@ -49,13 +47,12 @@ export function registerSchema(app: Hono<RsEnv>): void {
     const { store } = c.get("deps");
     const catalog = await loadCatalog(store);
     let scopes = visibleScopes(auth.bearer, catalog);
-    if (streamName !== undefined) {
-      checkStreamName(streamName);
-      scopes = scopes.filter((s) => s.stream.name === streamName);
-      if (scopes.length === 0) {
-        throw streamNotFound();
-      }
-    }
+    // Names more than one visible connector has: their rows also carry the qualified name.
+    const connectorsOf = new Map<string, Set<string>>();
+    for (const s of scopes)
+      connectorsOf.set(s.stream.name, (connectorsOf.get(s.stream.name) ?? new Set()).add(s.connectorKey));
+    const shared = (name: string) => (connectorsOf.get(name)?.size ?? 0) > 1;
+    if (streamName !== undefined) scopes = selectStream(scopes, checkStreamName(streamName));
     if (connectionId !== undefined) scopes = narrowToConnection(scopes, connectionId);
     if (view === "full" && connectionCount(scopes) > 1) {
       throw ambiguousConnection(scopes, { catalog, grantId: auth.grantId, what: "read the full schema" });
@@ -71,7 +68,12 @@ export function registerSchema(app: Hono<RsEnv>): void {
       const streams: SchemaStream[] = [];
       for (const scope of group)
         streams.push(
-          await streamRow(scope, { store, detailed: streamName !== undefined, full: view === "full" }),
+          await streamRow(scope, {
+            store,
+            detailed: streamName !== undefined,
+            full: view === "full",
+            qualified: shared(scope.stream.name),
+          }),
         );
       connectors.push({
         connector_key: connectorKey,
@@ -92,11 +94,12 @@ export function registerSchema(app: Hono<RsEnv>): void {
 
 async function streamRow(
   scope: StreamScope,
-  options: { store: Store; detailed: boolean; full: boolean },
+  options: { store: Store; detailed: boolean; full: boolean; qualified: boolean },
 ): Promise<SchemaStream> {
   const s = scope.stream;
   const row: SchemaStream = {
     name: s.name,
+    ...(options.qualified ? { qualified_name: qualifiedStreamName(scope.connectorKey, s.name) } : {}),
     ...(s.display_name ? { display_name: s.display_name } : {}),
     primary_key: s.primary_key,
     ...(s.cursor_field ? { cursor_field: s.cursor_field } : {}),
