@@ -21,7 +21,7 @@ function assertSecurityHeaders(headers: Headers): void {
   assert.match(csp, /form-action 'self'/);
   assert.doesNotMatch(csp, /script-src/);
   assert.equal(headers.get("x-frame-options"), "DENY");
-  assert.equal(headers.get("referrer-policy"), "no-referrer");
+  assert.equal(headers.get("referrer-policy"), "same-origin");
   assert.equal(headers.get("cache-control"), "no-store");
 }
 
