@@ -2,6 +2,7 @@
 // (search, pages, aggregates, field windows) through the in-process app with a client grant.
 // Flags: --records N (default 200000) --backend sqlite|postgres|both --huge-mb 10,100 --runs N
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
+// --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
 // --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import { BENCH_MANIFESTS, generateDataset, prng } from "./dataset.js";
 import { runHostedBench } from "./hosted.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { runMcpScenarios } from "./run-mcp.js";
+import { runSearchBench } from "./search.js";
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "200" },
     seed: { type: "string", default: "42" },
     mcp: { type: "boolean", default: false },
+    search: { type: "boolean", default: false },
     hosted: { type: "boolean", default: false },
     workers: { type: "string" },
     calls: { type: "string", default: "20000" },
@@ -236,6 +239,8 @@ if (values.mcp) {
       .map((n) => n.toFixed(2))
       .join(" ")}`,
   );
+} else if (values.search) {
+  all.push(...(await runSearchBench({ backends, records, runs, seed: Number(values.seed) })));
 } else if (values.hosted) {
   all.push(
     ...(await runHostedBench({

@@ -1,6 +1,7 @@
 // What `pdpp demo` builds: a home with the sample dataset imported through the real importers and
 // one grant over every stream (the client token is returned once, for the printed setup).
 import { join } from "node:path";
+import { homePaths } from "../config/home.js";
 import type { SchemaAnswer } from "../core/wire.js";
 import type { ImportFileResult } from "../importers/import-file.js";
 import { importSampleData } from "../sample/import-sample.js";
@@ -29,7 +30,7 @@ export async function setUpDemo(home: string, options: { databaseUrl?: string } 
   const app = await openHomeApp(home, options);
   try {
     // Re-running the demo re-imports the same files: unchanged records are no-ops.
-    const imports = await importSampleData(app, files);
+    const imports = await importSampleData(app, files, { stateDir: homePaths(home).importState });
     const schema = await ownerCall<SchemaAnswer>(app, { method: "GET", path: "/v1/schema" });
     const streams = schema.connectors.flatMap((c) => c.streams.map((s) => `${c.connector_key}:${s.name}`));
     const created = await createGrant(

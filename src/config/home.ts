@@ -15,10 +15,13 @@ export function homePaths(home: string): {
   config: string;
   ownerToken: string;
   sqlite: string;
+  importState: string;
 } {
   return {
     config: resolve(home, "config.json"),
     ownerToken: resolve(home, "owner-token"),
     sqlite: resolve(home, "pdpp.db"),
+    /** Per-connection memory of log files already imported (see importers/file-state.ts). */
+    importState: resolve(home, "import-state"),
   };
 }

@@ -2,6 +2,7 @@
 // sink, run the batches. Shared by `pdpp import`, `pdpp demo` and the benchmarks.
 import type { Manifest } from "../core/manifest.js";
 import type { GenericOptions } from "./generic.js";
+import { withSkipped } from "./log-dir.js";
 import {
   connectionIdsOf,
   deleteConnection,
@@ -11,7 +12,7 @@ import {
 } from "./owner-sink.js";
 import { defaultConnectionLabel, findFormat, IMPORT_FORMATS } from "./registry.js";
 import { runImport } from "./run-import.js";
-import type { ImportProgress, ImportSink, ImportSummary } from "./types.js";
+import type { ImportProgress, ImportSink, ImportSummary, SkippedReport } from "./types.js";
 
 export { defaultConnectionLabel } from "./registry.js";
 
@@ -30,6 +31,8 @@ export interface ImportFileOptions {
   batchSize?: number;
   /** Parse mbox in a worker thread, overlapping the store's writes (default true). */
   parseInWorker?: boolean;
+  /** Where folder importers keep per-connection file state (<home>/import-state); none: read every file. */
+  stateDir?: string;
   onProgress?: (progress: ImportProgress & { bytesRead: number; totalBytes: number | null }) => void;
 }
 
@@ -40,6 +43,8 @@ export interface ImportFileResult extends ImportSummary {
   connectionLabel: string;
   /** The manifest the records were written under (the inferred one with --infer). */
   manifest: Manifest;
+  /** Folder importers: files read, and files skipped as unchanged since the last import. */
+  files?: SkippedReport;
   /** What the source wants the summary to say (skipped parts, …). */
   notes: string[];
   /** True when the import stored nothing: no new connection (or inferred connector) is left behind. */
@@ -54,6 +59,7 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
   });
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
+  await source.prepare?.({ api, connectionLabel, stateDir: options.stateDir });
   // The sink (manifest registration, connection) opens with the first storable batch: a file that
   // yields nothing (the wrong format, say) leaves neither an inferred connector nor an empty account.
   let opened: OwnerSink | null = null;
@@ -64,7 +70,7 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     },
   };
   const onProgress = options.onProgress;
-  const summary = await runImport({
+  const ran = await runImport({
     source: source.items,
     sink,
     batchSize: options.batchSize,
@@ -72,17 +78,22 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
       ? (p) => onProgress({ ...p, bytesRead: source.bytesRead(), totalBytes: source.totalBytes })
       : undefined,
   });
+  const files = source.skipped?.();
+  const summary = files ? withSkipped(ran, files) : ran;
   const stored = summary.added + summary.updated + summary.unchanged;
   const written = opened as OwnerSink | null;
   const connectionRemoved = stored === 0 && (written === null || !before.has(written.connectionId));
   if (connectionRemoved && written) await deleteConnection(api, written.connectionId);
+  // Only now, with every batch committed, may the files read be remembered as read.
+  if (!connectionRemoved) await source.commit?.();
   return {
     ...summary,
-    connectionId: written?.connectionId ?? null,
+    connectionId: written?.connectionId ?? files?.connectionId ?? null,
     connectorKey: source.manifest.connector_key,
     connectionLabel,
     manifest: source.manifest,
     notes: source.notes?.() ?? [],
     connectionRemoved,
+    ...(files ? { files } : {}),
   };
 }

@@ -4,6 +4,9 @@
 import { basename } from "node:path";
 import { PdppError } from "../core/errors.js";
 import { openChatgptSource } from "./chatgpt.js";
+import { CLAUDE_FORMAT } from "./claude.js";
+import { CLAUDE_CODE_FORMAT } from "./claude-code.js";
+import { CODEX_FORMAT } from "./codex.js";
 import { openCsvSource } from "./csv.js";
 import { ICAL_FORMAT } from "./ical.js";
 import type { ImportFormat } from "./import-format.js";
@@ -65,6 +68,9 @@ const CSV: ImportFormat = {
 export const IMPORT_FORMATS: readonly ImportFormat[] = [
   MBOX,
   CHATGPT,
+  CLAUDE_FORMAT,
+  CLAUDE_CODE_FORMAT,
+  CODEX_FORMAT,
   JSONL,
   JSON_ARRAY,
   CSV,

@@ -1,5 +1,6 @@
 // Shared shapes of the importers: what a format reader yields, what the runner writes to, what it reports.
 import type { Manifest } from "../core/manifest.js";
+import type { OwnerApi } from "./owner-sink.js";
 
 /** One record for a stream, or a malformed input unit that is reported and skipped. */
 export type ImportItem =
@@ -74,4 +75,35 @@ export interface ImportSource<Item extends RunnableItem = ImportItem> {
   totalBytes: number | null;
   /** Lines for the summary once the items are read (e.g. the parts of a Takeout that were skipped). */
   notes?: () => string[];
+  /** Present on directory sources that skip files unchanged since the last import. */
+  prepare?: IncrementalSource["prepare"];
+  commit?: IncrementalSource["commit"];
+  skipped?: IncrementalSource["skipped"];
+}
+
+/** What an incremental source is told before it is read: where the connection's file state lives. */
+export interface IncrementalContext {
+  api: OwnerApi;
+  connectionLabel: string;
+  /** Directory of per-connection import state; without it every file is read. */
+  stateDir?: string;
+}
+
+/** What an incremental source skipped because its files were unchanged since the last import. */
+export interface SkippedReport {
+  files: number;
+  /** Files read (changed or new). */
+  filesRead: number;
+  /** Records of the skipped files, per stream: they count as unchanged. */
+  records: Record<string, number>;
+  /** The connection the state belongs to (known before the import writes anything). */
+  connectionId: string | null;
+}
+
+/** Sources over many files that can skip the ones an earlier import already read. */
+export interface IncrementalSource {
+  prepare(context: IncrementalContext): Promise<void>;
+  /** Persist what was read; called only after every batch is committed. */
+  commit(): Promise<void>;
+  skipped(): SkippedReport;
 }

@@ -4,7 +4,11 @@ import { type ImportFileResult, importFile } from "../importers/import-file.js";
 import type { OwnerApi } from "../importers/owner-sink.js";
 import type { SampleFiles } from "./write-sample.js";
 
-export async function importSampleData(api: OwnerApi, files: SampleFiles): Promise<ImportFileResult[]> {
+export async function importSampleData(
+  api: OwnerApi,
+  files: SampleFiles,
+  options: { stateDir?: string } = {},
+): Promise<ImportFileResult[]> {
   const results: ImportFileResult[] = [];
   for (const item of files.imports) {
     results.push(
@@ -12,6 +16,7 @@ export async function importSampleData(api: OwnerApi, files: SampleFiles): Promi
         kind: item.kind,
         path: item.path,
         connectionLabel: item.connectionLabel,
+        stateDir: options.stateDir,
         generic: item.manifestPath ? { manifest: loadManifestFile(item.manifestPath) } : undefined,
       }),
     );

@@ -39,10 +39,12 @@ describe("pdpp demo", () => {
       assert.match(result.stdout, /^ {2}mbox +Work mail +cin_[0-9a-f]{12} +\d+ records/m);
       assert.match(result.stdout, /^ {2}mbox +Personal mail +cin_[0-9a-f]{12} +\d+ records/m);
       assert.match(result.stdout, /^ {2}chatgpt +ChatGPT +cin_[0-9a-f]{12}/m);
+      assert.match(result.stdout, /^ {2}claude +Claude +cin_[0-9a-f]{12}/m);
+      assert.match(result.stdout, /^ {2}claude-code +Claude Code +cin_[0-9a-f]{12} +\d+ records/m);
       assert.match(result.stdout, /^ {2}csv\.bank +Bank +cin_[0-9a-f]{12}/m);
       assert.match(
         result.stdout,
-        /^grant grt_[0-9a-f]{16} for 4 streams \(chatgpt:conversations, chatgpt:messages, csv\.bank:transactions, mbox:messages\)/m,
+        /^grant grt_[0-9a-f]{16} for 8 streams \(chatgpt:conversations, chatgpt:messages, claude:conversations, claude:messages, claude-code:sessions, claude-code:messages, csv\.bank:transactions, mbox:messages\)/m,
       );
       const token = /^client token \(shown once; keep it secret\): (pdpp_ct_\S+)$/m.exec(result.stdout)?.[1];
       assert.ok(token);
@@ -103,6 +105,19 @@ describe("pdpp demo", () => {
         const blocks = fetched.content as { type: string; text: string }[];
         assert.equal(blocks.length, 1);
         assert.deepEqual(JSON.parse(blocks[0].text), doc);
+
+        // An agent reading another agent's history: the Claude Code session that chased the latency.
+        const agent = await client.callTool({
+          name: "search",
+          arguments: { query: "p95 latency reports deploy", limit: 10 },
+        });
+        assert.notEqual(agent.isError, true, JSON.stringify(agent.content));
+        const agentHits = (agent.structuredContent as { results: { id: string; stream: string }[] }).results;
+        const claudeCode = /^ {2}claude-code +Claude Code +(cin_[0-9a-f]{12})/m.exec(result.stdout)?.[1];
+        assert.ok(
+          agentHits.some((h) => h.id.startsWith(`${claudeCode}/`)),
+          JSON.stringify(agentHits),
+        );
       } finally {
         await client.close();
       }

@@ -1,18 +1,13 @@
-// Child process for the crash test: imports a file (an mbox unless a format is named) into a SQLite store through the in-process app and
-// prints one line per committed batch, so the parent can kill -9 it mid-import.
+// Child process for the crash tests: imports a file (an mbox unless a format is named; flags as JSON,
+// a state folder for folder importers) into a SQLite store through the in-process app and prints one line
+// per committed batch, so the parent can kill -9 it mid-import.
 import { hashToken } from "../../src/core/ids.js";
 import { importFile } from "../../src/importers/import-file.js";
 import { createApp } from "../../src/rs/app.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 
-const [dbPath, mboxPath, ownerToken, batchSize, kind = "mbox", flagsJson = "{}"] = process.argv.slice(2) as [
-  string,
-  string,
-  string,
-  string,
-  string?,
-  string?,
-];
+const [dbPath, mboxPath, ownerToken, batchSize, kind = "mbox", flagsJson = "{}", stateDir] =
+  process.argv.slice(2) as [string, string, string, string, string?, string?, string?];
 const store = await openSqliteStore({ path: dbPath });
 await store.putOwnerToken(hashToken(ownerToken));
 const app = createApp({ store });
@@ -23,6 +18,7 @@ const result = await importFile(
     path: mboxPath,
     flags: JSON.parse(flagsJson) as Record<string, unknown>,
     connectionLabel: "Crash mail",
+    stateDir,
     batchSize: Number(batchSize),
     onProgress: (p) => process.stdout.write(`batch ${p.batches} added ${p.added}\n`),
   },

@@ -45,7 +45,19 @@ test("pdpp import registers one subcommand per format, each with --help text", (
   const importCommand = program.commands.find((c) => c.name() === "import")!;
   assert.deepEqual(
     importCommand.commands.map((c) => c.name()),
-    ["mbox", "chatgpt", "jsonl", "json", "csv", "whatsapp", "ical", "takeout"],
+    [
+      "mbox",
+      "chatgpt",
+      "claude",
+      "claude-code",
+      "codex",
+      "jsonl",
+      "json",
+      "csv",
+      "whatsapp",
+      "ical",
+      "takeout",
+    ],
   );
   const csvHelp = importCommand.commands.find((c) => c.name() === "csv")!.helpInformation();
   for (const flag of ["--connection <label>", "--manifest <file>", "--infer", "--stream <name>"]) {

@@ -1,11 +1,13 @@
 // The sample dataset: deterministic bytes for a seed, real formats that import cleanly, and the edge
 // cases it promises (long and huge bodies, MIME shapes, Latin-1, attachment, abandoned chat branch).
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { openChatgptSource } from "../../src/importers/chatgpt.js";
+import { openClaudeSource } from "../../src/importers/claude.js";
+import { openClaudeCodeSource } from "../../src/importers/claude-code.js";
 import { openMboxSource } from "../../src/importers/mbox.js";
 import { importSampleData } from "../../src/sample/import-sample.js";
 import { writeSampleData } from "../../src/sample/write-sample.js";
@@ -21,9 +23,11 @@ test("the same seed writes byte-identical files; another seed does not", async (
     const fa = await writeSampleData(a, { seed: 7, scale: 0.2 });
     await writeSampleData(b, { seed: 7, scale: 0.2 });
     await writeSampleData(c, { seed: 8, scale: 0.2 });
-    for (const item of fa.imports) {
-      const name = item.path.slice(a.length);
-      assert.ok(readFileSync(join(b, name)).equals(readFileSync(item.path)), name);
+    const files = readdirSync(a, { recursive: true }) as string[];
+    assert.ok(files.some((f) => f.endsWith(".jsonl")));
+    for (const name of files) {
+      if (statSync(join(a, name)).isDirectory()) continue;
+      assert.ok(readFileSync(join(b, name)).equals(readFileSync(join(a, name))), name);
     }
     assert.ok(!readFileSync(join(c, "work-mail.mbox")).equals(readFileSync(join(a, "work-mail.mbox"))));
     assert.deepEqual(
@@ -32,6 +36,8 @@ test("the same seed writes byte-identical files; another seed does not", async (
         ["mbox", "Work mail"],
         ["mbox", "Personal mail"],
         ["chatgpt", "ChatGPT"],
+        ["claude", "Claude"],
+        ["claude-code", "Claude Code"],
         ["csv", "Bank"],
       ],
     );
@@ -101,13 +107,17 @@ test("the whole sample imports into SQLite with nothing rejected, and again with
         ["mbox", "Work mail", 0, true],
         ["mbox", "Personal mail", 0, true],
         ["chatgpt", "ChatGPT", 0, true],
+        ["claude", "Claude", 0, true],
+        ["claude-code", "Claude Code", 0, true],
         ["csv.bank", "Bank", 0, true],
       ],
     );
     assert.deepEqual(
       first.map((r) => r.read),
-      [30, 20, first[2]!.read, 90],
+      [30, 20, first[2]!.read, first[3]!.read, first[4]!.read, 90],
     );
+    assert.deepEqual(Object.keys(first[3]!.perStream), ["conversations", "messages"]);
+    assert.deepEqual(Object.keys(first[4]!.perStream).sort(), ["messages", "sessions"]);
     assert.notEqual(first[0]!.connectionId, first[1]!.connectionId);
     const again = await importSampleData(app.api, files);
     assert.deepEqual(
@@ -116,6 +126,29 @@ test("the whole sample imports into SQLite with nothing rejected, and again with
     );
   } finally {
     await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the agent samples carry tool calls, tool results, thinking and an attachment", async () => {
+  const dir = tempDir();
+  try {
+    const files = await writeSampleData(dir, { scale: 0.25 });
+    const kinds = new Set<string>();
+    for await (const item of (await openClaudeCodeSource(files.imports[4]!.path)).items) {
+      assert.ok("data" in item, "every sample log line parses");
+      if (item.stream === "messages") kinds.add(String(item.data.kind));
+    }
+    assert.deepEqual([...kinds].sort(), ["text", "tool_call", "tool_result"]);
+    const claude: Record<string, unknown>[] = [];
+    for await (const item of (await openClaudeSource(files.imports[3]!.path)).items) {
+      assert.ok("data" in item);
+      if (item.stream === "messages") claude.push(item.data);
+    }
+    assert.ok(claude.some((m) => m.thinking));
+    assert.ok(claude.some((m) => String(m.tool_text).includes("tool call web_search")));
+    assert.ok(claude.some((m) => String(m.attachment_text).includes("budget-review-notes.txt")));
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

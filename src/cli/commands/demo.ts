@@ -16,7 +16,7 @@ function describeSetup(setup: DemoSetup): string {
   const lines = [`pdpp demo home: ${setup.home}`, "imported (sample data, through the real importers):"];
   for (const r of setup.imports) {
     lines.push(
-      `  ${r.connectorKey.padEnd(8)} ${r.connectionLabel.padEnd(14)} ${r.connectionId}  ${r.read} records (added ${r.added}, unchanged ${r.unchanged}, rejected ${r.rejected})`,
+      `  ${r.connectorKey.padEnd(11)} ${r.connectionLabel.padEnd(14)} ${r.connectionId}  ${r.read} records (added ${r.added}, unchanged ${r.unchanged}, rejected ${r.rejected})`,
     );
   }
   lines.push(

@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import cliProgress from "cli-progress";
 import { type Command, Option } from "commander";
+import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
 import type { Manifest } from "../../core/manifest.js";
 import { detectFormat } from "../../importers/detect.js";
@@ -153,6 +154,7 @@ export async function runImportCommand(
       connectionLabel: flags.connection,
       generic,
       flags: formatFlagValues(format, flags),
+      stateDir: homePaths(context.home).importState,
       batchSize,
       onProgress: bar
         ? (p) => {
@@ -224,6 +226,12 @@ export function formatSummary(
     `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
     `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
   ];
+  if (result.files) {
+    const f = result.files;
+    lines.push(
+      `  files: ${f.filesRead} read, ${f.files} unchanged since the last import and skipped (their records count as unchanged)`,
+    );
+  }
   const streams = Object.entries(result.perStream);
   if (streams.length > 1) {
     for (const [stream, c] of streams) {

@@ -161,6 +161,31 @@ DROP INDEX records_stream_time;
     // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
     sql: OWNER_WEB_TABLES_SQL,
   },
+  {
+    version: 6,
+    name: "search_lex_tagged",
+    // Lexeme rows hold field-tagged words ('body:word', see search-index.ts taggedLexeme): matching
+    // is restricted to a scope's granted fields and scored from this one vector per record.
+    sql: `
+TRUNCATE search_lex;
+WITH words AS (
+  SELECT DISTINCT d.rid, d.field || ':' || u.lexeme AS lexeme
+  FROM search_docs d CROSS JOIN LATERAL unnest(d.tsv) u
+  WHERE octet_length(d.field || ':' || u.lexeme) <= 2046
+), sized AS (
+  SELECT rid, lexeme,
+         (sum(octet_length(lexeme) + 8) OVER (PARTITION BY rid ORDER BY lexeme) / 524288)::int AS chunk
+  FROM words
+), grouped AS (
+  SELECT rid, chunk, array_to_tsvector(array_agg(lexeme)) AS tsv FROM sized GROUP BY rid, chunk
+)
+INSERT INTO search_lex (rid, part, parts, stream, connection_id, tsv)
+SELECT g.rid, (dense_rank() OVER (PARTITION BY g.rid ORDER BY g.chunk) - 1)::int,
+       (count(*) OVER (PARTITION BY g.rid))::int, r.stream, r.connection_id, g.tsv
+FROM grouped g JOIN records r ON r.rid = g.rid;
+ANALYZE search_lex;
+`,
+  },
 ];
 
 /**

@@ -30,6 +30,7 @@ import type {
 } from "../store.js";
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
+import { BulkAnalyzer } from "./analyze.js";
 import { changesPosition } from "./changes-anchor.js";
 import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
@@ -73,6 +74,7 @@ async function assertUtf8(pool: pg.Pool): Promise<void> {
 class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private closed = false;
+  private readonly analyzer = new BulkAnalyzer();
   private readonly accessLog: AccessLogBuffer;
 
   constructor(readonly pool: pg.Pool) {
@@ -111,8 +113,10 @@ class PostgresStore implements Store {
     return admin.deleteConnection(this.pool, connectionId);
   }
 
-  applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
-    return applyBatch(this.pool, { connectionId, stream, ops });
+  async applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
+    const result = await applyBatch(this.pool, { connectionId, stream, ops });
+    await this.analyzer.note(this.pool, result.added + result.updated + result.deleted);
+    return result;
   }
 
   listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult> {

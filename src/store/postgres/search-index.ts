@@ -78,13 +78,24 @@ export function searchRowsFor(field: string, text: string, lexemes?: Set<string>
   return rows;
 }
 
+/**
+ * A lexeme of the record's lexeme row: the word tagged with its field (`body:word`), so one row
+ * answers "every term occurs in some granted field" and "which granted fields hold a term" without
+ * the per-field rows. Words hold no ':', so the tag ends at the last one. Null when too long.
+ */
+export function taggedLexeme(field: string, word: string): string | null {
+  const tagged = `${field}:${word}`;
+  return Buffer.byteLength(tagged, "utf8") <= MAX_LEXEME_BYTES ? tagged : null;
+}
+
 /** A tsvector holds at most 1 MiB of lexeme text; parts stay well under it. */
 const LEX_PART_BYTES = 512 * 1024;
 
 /**
- * The record's set of distinct words over all its search fields, as position-free tsvector
- * literals (one part unless the set is huge). One small row per record answers "every term occurs
- * in some search field" with a single GIN probe and is cheap to test row by row in id order.
+ * The record's set of distinct field-tagged words (taggedLexeme) over all its search fields, as
+ * position-free tsvector literals (one part unless the set is huge). One small row per record
+ * answers "every term occurs in some granted field" with a single GIN probe, is cheap to test row
+ * by row in id order, and scores a candidate (core/search-ranking.ts) from that one vector.
  */
 export function lexemeParts(lexemes: Set<string>): string[] {
   const parts: string[] = [];

@@ -70,3 +70,29 @@ export function allowedPairs(scopes: StreamScope[]): { connections: string[]; fi
   }
   return { connections, fields };
 }
+
+/** One term over the lexeme row, in any of `fields`: a phrase's words all in one field (positions aside). */
+function taggedTerm(term: SearchTerm, fields: string[]): string {
+  const inField = (field: string): string => {
+    const tag = (word: string, prefix = false) => `${quoteLexeme(`${field}:${word}`)}${prefix ? ":*" : ""}`;
+    if (term.kind === "word") return tag(term.text);
+    if (term.kind === "prefix") return tag(term.text, true);
+    return `(${term.words.map((w) => tag(w)).join(" & ")})`;
+  };
+  return `(${fields.map(inField).join(" | ")})`;
+}
+
+/** Every term occurs in some of `fields` (tsquery over the field-tagged lexeme row). */
+export function taggedAllQuery(terms: SearchTerm[], fields: string[]): string {
+  return terms.map((t) => taggedTerm(t, fields)).join(" & ");
+}
+
+/** Each term on its own, in some of `fields` (for records whose lexeme row has several parts). */
+export function taggedTermQueries(terms: SearchTerm[], fields: string[]): string[] {
+  return terms.map((t) => taggedTerm(t, [...fields]));
+}
+
+/** Some term occurs in this one field: the field's share of the ranking score. */
+export function taggedCoverageQuery(terms: SearchTerm[], field: string): string {
+  return terms.map((t) => taggedTerm(t, [field])).join(" | ");
+}

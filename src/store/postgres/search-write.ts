@@ -4,7 +4,13 @@
 import type pg from "pg";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import { getPath, setPath } from "../../core/projection.js";
-import { lexemeParts, type SearchRow, searchableTextRaw, searchRowsFor } from "./search-index.js";
+import {
+  lexemeParts,
+  type SearchRow,
+  searchableTextRaw,
+  searchRowsFor,
+  taggedLexeme,
+} from "./search-index.js";
 import { MAX_SEARCH_FIELDS } from "./search-sql.js";
 
 const BATCH = 2000;
@@ -45,8 +51,13 @@ export async function writeSearchRows(
   for (const { rid, data } of records) {
     const lexemes = new Set<string>();
     for (const field of target.fields) {
-      for (const row of searchRowsFor(field, searchableTextRaw(getPath(data, field)), lexemes))
+      const words = new Set<string>();
+      for (const row of searchRowsFor(field, searchableTextRaw(getPath(data, field)), words))
         searchRows.push({ ...row, rid });
+      for (const word of words) {
+        const tagged = taggedLexeme(field, word);
+        if (tagged !== null) lexemes.add(tagged);
+      }
     }
     const parts = lexemeParts(lexemes);
     parts.forEach((tsv, part) => {

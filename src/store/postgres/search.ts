@@ -1,12 +1,14 @@
-// search on Postgres: per scope, candidates ranked by ts_rank_cd (exactly over every match when a
-// scope has at most rankWindow, else over its rankWindow newest, with honest recall as on SQLite);
-// scopes merged in the contract's order, and details (title, snippet, matched fields) read in
-// batches for the returned page only.
+// search on Postgres in two round trips: one statement ranks every scope's candidates (exactly over
+// every visible match up to rankWindow, else over the newest rankWindow, with honest recall, as
+// on SQLite; scores per core/search-ranking.ts), one reads the page's details (title, snippet,
+// matched fields). Scopes are merged in the contract's order.
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
+import { matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
-import { type Candidate, scopeCandidates } from "./search-candidates.js";
+import { type Candidate, type CandidateRow, candidatesSql } from "./search-candidates.js";
 import { pageDetails } from "./search-hits.js";
+import { grantedSearchFields } from "./search-sql.js";
 
 /** Byte order of UTF-8 strings (code-point order), as COLLATE "C" sorts in SQL. */
 function compareBytes(a: string, b: string): number {
@@ -34,22 +36,29 @@ export async function search(
   scopes: StreamScope[],
   query: SearchQuery,
 ): Promise<SearchResult> {
-  const live = scopes.filter((s) => s.connectionIds.length > 0);
+  const live = scopes.filter((s) => s.connectionIds.length > 0 && grantedSearchFields(s).length > 0);
   if (query.terms.length === 0 || live.length === 0) {
     return { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" } };
   }
   const end = query.offset + query.limit;
+  // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
+  const { sql, values } = candidatesSql(live, { ...query, k: end + 1 });
+  const { rows } = await pool.query<CandidateRow>(sql, values);
+  const totals = new Map<number, number>();
+  const candidates: Candidate[] = rows.map(({ scope, total, ...row }) => {
+    totals.set(scope, Number(total));
+    return { ...row, score: Number(row.score), scope: live[scope] };
+  });
   let complete = true;
   let estimate = 0;
   let windowed = 0;
-  const candidates: Candidate[] = [];
-  for (const scope of live) {
-    // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
-    const found = await scopeCandidates(pool, scope, { ...query, k: end + 1 });
-    complete &&= found.complete;
-    estimate += found.estimate;
-    windowed += found.windowSize;
-    candidates.push(...found.rows);
+  for (const total of totals.values()) {
+    windowed += Math.min(total, query.rankWindow);
+    if (total <= query.rankWindow) estimate += total;
+    else {
+      complete = false;
+      estimate += matchedEstimate(query.rankWindow, total - query.rankWindow);
+    }
   }
   const page = candidates.sort(compareHits).slice(query.offset, end);
   const details = await pageDetails(pool, page, query.terms);

@@ -1,0 +1,188 @@
+// A source over a directory of append-only JSONL session logs (Claude Code, Codex): finds the files,
+// skips the ones unchanged since the last import into the connection (size and mtime, then digest),
+// reads the others line by line, and ends with one `sessions` record per session merged over all files.
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import { PdppError } from "../core/errors.js";
+import type { Manifest } from "../core/manifest.js";
+import { type FileEntry, type FileStateHandle, openFileState } from "./file-state.js";
+import { jsonlRecords } from "./jsonl.js";
+import { mergeSession, type SessionSummary, sessionRecord } from "./session-summary.js";
+import type { ImportItem, ImportSource, ImportSummary, IncrementalContext, SkippedReport } from "./types.js";
+
+/** One JSON object of a log line (or the line's parse error) with its `file:line` position. */
+export type LogLine =
+  | { data: Record<string, unknown>; position: string }
+  | { error: string; position: string };
+
+export interface LogFile {
+  path: string;
+  /** Path relative to the directory given (what positions and project names use). */
+  relative: string;
+}
+
+export interface LogFormat {
+  manifest: Manifest;
+  /** Bump when the records the reader makes change: older state is then ignored and files re-read. */
+  format: string;
+  /** Which files under the directory are logs (by path relative to it). */
+  isLog(relativePath: string): boolean;
+  /** The records of one file; fills `sessions` (by session id) with what the file says of each. */
+  readFile(
+    lines: AsyncIterable<LogLine>,
+    context: { file: LogFile; sessions: Map<string, SessionSummary> },
+  ): AsyncIterable<ImportItem>;
+  /** Extra session fields taken from the summaries' facts. */
+  sessionFacts: readonly string[];
+  /** What to tell a user whose directory holds no logs. */
+  noLogsHint: string;
+}
+
+export async function findLogFiles(
+  dir: string,
+  isLog: (relativePath: string) => boolean,
+): Promise<LogFile[]> {
+  const root = resolve(dir);
+  let entries: string[];
+  try {
+    if (!(await stat(root)).isDirectory()) {
+      return isLog(root) || root.endsWith(".jsonl") ? [{ path: root, relative: root.split("/").pop()! }] : [];
+    }
+    entries = await readdir(root, { recursive: true });
+  } catch {
+    throw new PdppError("invalid_request", `cannot read ${dir}: check that the directory exists.`);
+  }
+  return entries
+    .filter((name) => isLog(name))
+    .sort()
+    .map((name) => ({ path: join(root, name), relative: relative(root, join(root, name)) }));
+}
+
+export async function openLogDirSource(dir: string, format: LogFormat): Promise<ImportSource> {
+  const files = await findLogFiles(dir, format.isLog);
+  if (files.length === 0) {
+    throw new PdppError("invalid_request", `no session logs under ${dir}: ${format.noLogsHint}`);
+  }
+  const sizes = await Promise.all(files.map((f) => stat(f.path)));
+  let state: FileStateHandle | null = null;
+  const next = new Map<string, FileEntry>();
+  const skipped: SkippedReport = { files: 0, filesRead: 0, records: {}, connectionId: null };
+  let bytesRead = 0;
+
+  async function* items(): AsyncGenerator<ImportItem> {
+    const sessions = new Map<string, SessionSummary>();
+    const mergeInto = (found: Iterable<SessionSummary>) => {
+      for (const s of found) {
+        const known = sessions.get(s.session_id);
+        sessions.set(s.session_id, known ? mergeSession(known, s) : s);
+      }
+    };
+    for (const [i, file] of files.entries()) {
+      const { size, mtimeMs } = sizes[i]!;
+      const previous = state?.files.get(file.path);
+      let unchanged = previous !== undefined && previous.size === size && previous.mtimeMs === mtimeMs;
+      // Same size, new mtime (touched, copied back): the digest decides. A new size is always a change.
+      if (!unchanged && previous !== undefined && previous.size === size) {
+        unchanged = (await digestOf(file.path)) === previous.digest;
+      }
+      if (unchanged && previous) {
+        next.set(file.path, { ...previous, mtimeMs });
+        mergeInto(previous.sessions);
+        skipped.files++;
+        for (const [stream, n] of Object.entries(previous.records)) {
+          skipped.records[stream] = (skipped.records[stream] ?? 0) + n;
+        }
+        bytesRead += size;
+        continue;
+      }
+      skipped.filesRead++;
+      const hash = createHash("sha256");
+      let hashed = 0; // the bytes actually read: a file appended to while read is recorded as read
+      const fileSessions = new Map<string, SessionSummary>();
+      const records: Record<string, number> = {};
+      const chunks = async function* () {
+        for await (const chunk of createReadStream(file.path, {
+          highWaterMark: 1 << 20,
+        }) as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          hashed += chunk.length;
+          bytesRead += chunk.length;
+          yield chunk;
+        }
+      };
+      const lines = positioned(jsonlRecords(chunks()), file.relative);
+      for await (const item of format.readFile(lines, { file, sessions: fileSessions })) {
+        if ("stream" in item) records[item.stream] = (records[item.stream] ?? 0) + 1;
+        yield item;
+      }
+      next.set(file.path, {
+        size: hashed,
+        mtimeMs,
+        digest: hash.digest("hex"),
+        records,
+        sessions: [...fileSessions.values()],
+      });
+      mergeInto(fileSessions.values());
+    }
+    for (const session of sessions.values()) {
+      yield {
+        stream: "sessions",
+        position: `session ${session.session_id}`,
+        data: sessionRecord(session, format.sessionFacts),
+      };
+    }
+  }
+
+  return {
+    manifest: format.manifest,
+    items: items(),
+    bytesRead: () => bytesRead,
+    totalBytes: sizes.reduce((n, s) => n + s.size, 0),
+    async prepare(context: IncrementalContext) {
+      if (!context.stateDir) return;
+      state = await openFileState({
+        api: context.api,
+        stateDir: context.stateDir,
+        connectorKey: format.manifest.connector_key,
+        connectionLabel: context.connectionLabel,
+        format: format.format,
+      });
+      skipped.connectionId = state.connectionId;
+      // Files of this connection outside the directory read now stay known (another folder, same account).
+      const listed = new Set(files.map((f) => f.path));
+      for (const [path, entry] of state.files) if (!listed.has(path)) next.set(path, entry);
+    },
+    async commit() {
+      await state?.save(next);
+    },
+    skipped: () => skipped,
+  };
+}
+
+async function* positioned(lines: AsyncIterable<LogLine>, file: string): AsyncGenerator<LogLine> {
+  for await (const line of lines) {
+    yield { ...line, position: line.position.replace(/^line /, `${file}:`) };
+  }
+}
+
+async function digestOf(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+  }
+  return hash.digest("hex");
+}
+
+/** The summary with the skipped files' records counted as read and unchanged (they are, by digest). */
+export function withSkipped(summary: ImportSummary, skipped: SkippedReport): ImportSummary {
+  const perStream = { ...summary.perStream };
+  let total = 0;
+  for (const [stream, n] of Object.entries(skipped.records)) {
+    const counts = perStream[stream] ?? { added: 0, updated: 0, unchanged: 0, rejected: 0 };
+    perStream[stream] = { ...counts, unchanged: counts.unchanged + n };
+    total += n;
+  }
+  return { ...summary, perStream, read: summary.read + total, unchanged: summary.unchanged + total };
+}
