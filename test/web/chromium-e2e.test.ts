@@ -119,6 +119,12 @@ describe("owner web in a real Chromium", () => {
       assert.ok(results.length > 0, found.text);
       for (const r of results) assert.match(r.id, new RegExp(`^${fx.chat}/messages:`));
       await client.close();
+      // The OAuth access token is no way into the owner pages.
+      const withToken = await fetch(`${server.url}/console`, {
+        headers: { authorization: `Bearer ${provider.saved?.access_token}` },
+        redirect: "manual",
+      });
+      assert.equal(withToken.status, 401);
 
       // Refresh: the SDK trades its refresh token for a new pair.
       const before = provider.saved?.access_token;
