@@ -164,6 +164,83 @@ describe("MCP surface (issue 9)", () => {
   });
 });
 
+describe("MCP surface: schema text and nested text fields", () => {
+  test("11: schema(stream) text names count support and the search fields", async () => {
+    const world = await buildWorld();
+    try {
+      const client = await world.client();
+      const r = await call(client, "schema", { stream: "messages" });
+      assert.match(r.text, /\ncount: query_records count:"exact" adds the total of matching records;/);
+      assert.match(
+        r.text,
+        /\nsearch fields: subject, from, body \(search query with streams:\["messages"\]\)/,
+      );
+      const contacts = await call(client, "schema", { stream: "contacts" });
+      assert.match(contacts.text, /\nsearch fields: name \(/);
+    } finally {
+      await world.close();
+    }
+  });
+
+  test("4: fetch of a nested text field: that field is the text, true code-point total, continue_with on it", async () => {
+    const { store } = await openTempStore();
+    try {
+      const docs: Manifest = {
+        connector_key: "docs",
+        display_name: "Docs",
+        version: "1",
+        streams: [
+          {
+            name: "pages",
+            primary_key: ["id"],
+            schema: {
+              type: "object",
+              properties: {
+                id: { type: "string" },
+                doc: {
+                  type: "object",
+                  properties: { title: { type: "string" }, content: { type: "string" } },
+                },
+              },
+            },
+            text_fields: ["doc.content"],
+          },
+        ],
+      };
+      await store.putManifest(docs);
+      const conn = (await store.ensureConnection("docs", "Drive")).connection_id;
+      const content = `${"páge 😀 ".repeat(3000)}THE-END`;
+      await store.applyBatch(conn, "pages", [
+        { op: "upsert", data: { id: "p1", doc: { title: "Nested", content } } },
+      ]);
+      const token = await grantAll(store, [docs]);
+      const app = createApp({ store, bindHost: "127.0.0.1", publicUrl: BASE_URL });
+      const client = await createClient(new InProcessRsClient(async (r) => app.fetch(r), token, BASE_URL));
+      const id = `${conn}/pages:p1`;
+      const f = await call(client, "fetch", { id });
+      assert.equal(f.isError, false, f.text);
+      const points = [...content];
+      assert.equal(f.structured.text, points.slice(0, 16_384).join(""));
+      const meta = f.structured.metadata as Record<string, unknown>;
+      assert.equal(meta.text_field, "doc.content");
+      assert.equal(meta.text_complete, false);
+      assert.equal(meta.text_total_chars, points.length);
+      assert.deepEqual(meta.continue_with, {
+        tool: "read_record_field",
+        args: { id, field_path: "doc.content", offset_chars: 16_384 },
+      });
+      assert.deepEqual(meta.fields, { id: "p1", doc: { title: "Nested" } });
+      const rest = await call(client, "read_record_field", {
+        ...(meta.continue_with as { args: Record<string, unknown> }).args,
+        limit_chars: 16_384,
+      });
+      assert.equal(rest.text.split("\n").slice(1).join("\n"), points.slice(16_384).join(""));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("MCP surface: titles and large grants", () => {
   test("9: titles are at most 200 chars in both channels", async () => {
     const { store } = await openTempStore();

@@ -1,5 +1,6 @@
 // The fetch tool's document ({id, title, text, url, metadata}, the search/fetch contract): the
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
+import { deletePath, getPath } from "../projection.js";
 import type { SchemaStream, WireRecord } from "../wire.js";
 import {
   boundTitle,
@@ -53,8 +54,9 @@ function firstTextField(record: WireRecord, stream: SchemaStream | undefined): s
     .filter(([, caps]) => caps.text_like && caps.granted && !caps.binary)
     .map(([name]) => name);
   const binary = binaryFieldsOf(stream);
+  // Paths may be nested (`doc.content`): the value is looked up by path, not by top-level key.
   for (const name of [...declared, ...Object.keys(record.field_previews ?? {})]) {
-    if (typeof record.data[name] === "string" && !binary.has(name)) return name;
+    if (typeof getPath(record.data, name) === "string" && !binary.has(name)) return name;
   }
   return null;
 }
@@ -119,7 +121,7 @@ export function buildFetchDocument(
   if (!options.narrowed) metadata.time = record.time;
   let text: string;
   if (textField) {
-    const full = record.data[textField] as string;
+    const full = getPath(record.data, textField) as string;
     const preview = record.field_previews?.[textField];
     const total = preview ? preview.size_chars : codePoints(full);
     text = sliceCodePoints(full, FETCH_TEXT_CHARS);
@@ -143,7 +145,10 @@ export function buildFetchDocument(
       });
       if (preview?.digest) metadata.digest = preview.digest;
     }
-    const small = smallFields(data, { skip: textField, recordId: record.id });
+    // The text field is the document text: it is not repeated among the other fields.
+    const rest = structuredClone(data);
+    deletePath(rest, textField);
+    const small = smallFields(rest, { skip: textField, recordId: record.id });
     metadata.fields = small.fields;
     if (Object.keys(small.cut).length > 0) metadata.fields_cut = small.cut;
     if (small.omitted.length > 0) {

@@ -7,7 +7,7 @@ import { clipBytes, SCHEMA_INDEX_DETAILED_ROWS } from "./budget.js";
 type Connector = SchemaAnswer["connectors"][number];
 
 export const SCHEMA_LEGEND =
-  "legend: t=<type> eq=exact filter (op eq) r=<range ops> s=sortable a=<aggregations> txt=long text (read_record_field) bin=binary (not inlined) ng=not granted";
+  "legend: t=<type> eq=exact filter (op eq) r=<range ops> s=sortable a=<aggregations> txt=long text (read_record_field) bin=binary (not inlined) search=searched by the search tool ng=not granted";
 
 function connectionsLine(connector: Connector, stream?: SchemaStream): string {
   return connector.connections
@@ -121,6 +121,23 @@ export function renderSchemaStream(doc: SchemaAnswer, stream: string): string {
   }
   lines.push(
     'args: filter=[{"field":"<eq or r field>","op":"eq|gt|gte|lt|lte","value":"<string>"}] · sort="<s field>" or "-<s field>" · fields=["<field>",…] · aggregate metric=count|sum|min|max|count_distinct with field, group_by=<a has group_by> or group_by_time=<a has group_by_time>+granularity',
+  );
+  lines.push(
+    `count: query_records count:"exact" adds the total of matching records; aggregate metric=count counts without reading them`,
+  );
+  const searchable = [
+    ...new Set(
+      rows.flatMap((r) =>
+        Object.entries(r.s.fields ?? {})
+          .filter(([, caps]) => caps.search)
+          .map(([n]) => n),
+      ),
+    ),
+  ];
+  lines.push(
+    searchable.length > 0
+      ? `search fields: ${searchable.join(", ")} (search query with streams:["${stream}"])`
+      : "search fields: none (this stream is not searchable)",
   );
   if (rows.some((r) => r.c.connections.length > 1) || rows.length > 1) {
     lines.push("several connections: pass connection_id to fetch, read_record_field and full schema");
