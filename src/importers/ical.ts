@@ -33,7 +33,7 @@ interface CalendarContext {
   name: string;
   floating: WallClock;
   zones: Map<string, InstanceType<typeof ICAL.Timezone>>;
-  clocks: Map<string, WallClock>;
+  clocks: Map<string, WallClock | null>;
 }
 
 export async function* icalItems(
@@ -238,14 +238,13 @@ function instant(
       const zoned = ICAL.Time.fromData({ ...wall, isDate: false }, defined);
       return { iso: new Date(zoned.toUnixTime() * 1000).toISOString(), local, zone: tzid };
     }
-    if (isKnownTimeZone(tzid)) {
-      let clock = calendar.clocks.get(tzid);
-      if (!clock) {
-        clock = new WallClock(tzid);
-        calendar.clocks.set(tzid, clock);
-      }
-      return { iso: clock.toIso(wall), local, zone: tzid };
+    // Intl validates a zone name slowly: remember each TZID's clock, or that Intl does not know it.
+    let clock = calendar.clocks.get(tzid);
+    if (clock === undefined) {
+      clock = isKnownTimeZone(tzid) ? new WallClock(tzid) : null;
+      calendar.clocks.set(tzid, clock);
     }
+    if (clock) return { iso: clock.toIso(wall), local, zone: tzid };
   }
   return { iso: calendar.floating.toIso(wall), local, zone: `floating:${calendar.floating.zone}` };
 }
