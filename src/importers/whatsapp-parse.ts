@@ -25,7 +25,7 @@ const ODD_SPACES = /[\u202f\u00a0\u2009]/g;
 const DATE = String.raw`(\d{1,4})[./-](\d{1,2})[./-](\d{1,4})\.?`;
 const TIME = String.raw`(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?: ?([AaPp])\.? ?[Mm]\.?)?`;
 const IOS = new RegExp(String.raw`^\[${DATE},? ${TIME}\] (.*)$`);
-const ANDROID = new RegExp(String.raw`^${DATE},? ${TIME} [-–] (.*)$`);
+const ANDROID = new RegExp(`^${DATE},? ${TIME} [-–] (.*)$`);
 
 /** Remove the invisible direction marks and make the odd spaces plain, as the parser sees a line. */
 export function cleanLine(line: string): { text: string; marked: boolean } {

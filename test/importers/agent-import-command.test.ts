@@ -54,7 +54,7 @@ test("pdpp import claude-code / codex read their default folders; a re-run skips
       "  files: 1 read, 0 unchanged since the last import and skipped (their records count as unchanged)",
     );
     assert.ok(
-      lines.includes("    -work-app/s1.jsonl:2: invalid JSON: " + lines.at(-1)!.split(": invalid JSON: ")[1]),
+      lines.includes(`    -work-app/s1.jsonl:2: invalid JSON: ${lines.at(-1)!.split(": invalid JSON: ")[1]}`),
     );
 
     const again = await runPdpp(["import", "claude-code"], { home, env });

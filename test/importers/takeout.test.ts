@@ -125,7 +125,7 @@ test(
         { position: "My Activity/YouTube/MyActivity.json item 2", reason: "activity item has no valid time" },
         { position: "My Activity/YouTube/MyActivity.json item 3", reason: "an item must be a JSON object" },
       ]);
-      assert.deepEqual(first.perStream.activity && first.perStream.activity.added, 5);
+      assert.deepEqual(first.perStream.activity?.added, 5);
       const again = await importFile(app.api, { kind: "takeout", path: zip });
       assert.deepEqual([again.added, again.updated, again.unchanged, again.rejected], [0, 0, 9, 2]);
       const text = formatSummary(again, zip);

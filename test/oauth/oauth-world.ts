@@ -142,7 +142,7 @@ export async function registerClient(
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
-export const VERIFIER = "v".repeat(43) + "-verifier_0123456789";
+export const VERIFIER = `${"v".repeat(43)}-verifier_0123456789`;
 export const CHALLENGE = createHash("sha256").update(VERIFIER).digest("base64url");
 
 /** An /authorize URL with sane defaults; `overrides` replace (or, as null, drop) parameters. */
