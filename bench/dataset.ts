@@ -1,5 +1,6 @@
 // Deterministic benchmark dataset: mail over two connections of one connector, chats, transactions,
 // and a few huge text fields, written straight through Store.applyBatch in large batches.
+import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
 import type { Manifest } from "../src/core/manifest.js";
 import type { IngestOp, Store } from "../src/store/store.js";
 
@@ -142,6 +143,29 @@ function textOfChars(rand: () => number, chars: number): string {
     length += s.length;
   }
   return parts.join("").slice(0, chars);
+}
+
+/** A client token whose grant sees every stream of the bench dataset (all connections and fields). */
+export async function grantEverything(store: Store, clientName = "bench"): Promise<string> {
+  const token = newToken("client");
+  await store.createGrant({
+    grant_id: newGrantId(),
+    client_name: clientName,
+    purpose: "benchmark",
+    created_at: new Date().toISOString(),
+    expires_at: null,
+    revoked_at: null,
+    token_hash: hashToken(token),
+    streams: BENCH_MANIFESTS.flatMap((m) =>
+      m.streams.map((s) => ({
+        stream: s.name,
+        connector_key: m.connector_key,
+        connections: "all" as const,
+        fields: "all" as const,
+      })),
+    ),
+  });
+  return token;
 }
 
 export interface DatasetInfo {

@@ -8,9 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
-import { BENCH_MANIFESTS, generateDataset } from "./dataset.js";
+import { generateDataset, grantEverything } from "./dataset.js";
 import type { LoadCall, LoadResult } from "./mcp-http-load.js";
 import { type BenchRow, percentile, printRow } from "./measure.js";
 
@@ -30,24 +29,7 @@ async function benchHome(records: number, seed: number): Promise<{ home: string;
   console.log(
     `hosted: dataset of ${records.toLocaleString("en")} records in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
-  const token = newToken("client");
-  await store.createGrant({
-    grant_id: newGrantId(),
-    client_name: "bench-hosted",
-    purpose: "benchmark",
-    created_at: new Date().toISOString(),
-    expires_at: null,
-    revoked_at: null,
-    token_hash: hashToken(token),
-    streams: BENCH_MANIFESTS.flatMap((m) =>
-      m.streams.map((s) => ({
-        stream: s.name,
-        connector_key: m.connector_key,
-        connections: "all" as const,
-        fields: "all" as const,
-      })),
-    ),
-  });
+  const token = await grantEverything(store, "bench-hosted");
   await store.close();
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   return { home, token };

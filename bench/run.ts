@@ -9,12 +9,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
 import { createApp } from "../src/rs/app.js";
 import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
-import { BENCH_MANIFESTS, generateDataset, prng } from "./dataset.js";
+import { generateDataset, grantEverything, prng } from "./dataset.js";
 import { runHostedBench } from "./hosted.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { runMcpScenarios } from "./run-mcp.js";
@@ -91,28 +90,6 @@ function sqlitePageFloor(path: string): (from: string) => unknown {
   };
 }
 
-async function grantAll(store: Store): Promise<string> {
-  const token = newToken("client");
-  await store.createGrant({
-    grant_id: newGrantId(),
-    client_name: "bench",
-    purpose: "benchmark",
-    created_at: new Date().toISOString(),
-    expires_at: null,
-    revoked_at: null,
-    token_hash: hashToken(token),
-    streams: BENCH_MANIFESTS.flatMap((m) =>
-      m.streams.map((s) => ({
-        stream: s.name,
-        connector_key: m.connector_key,
-        connections: "all" as const,
-        fields: "all" as const,
-      })),
-    ),
-  });
-  return token;
-}
-
 async function runBackend(name: string): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const { store, cleanup, sqlitePath } = await openBackend(name);
@@ -131,7 +108,7 @@ async function runBackend(name: string): Promise<BenchRow[]> {
     console.log(
       `${name}: dataset of ${info.records.toLocaleString()} records + ${hugeMb.length} huge fields in ${seconds.toFixed(1)} s`,
     );
-    const token = await grantAll(store);
+    const token = await grantEverything(store);
     const app = createApp({ store, publicUrl: "http://127.0.0.1:7662" });
     const get = async (path: string) => {
       const response = await app.fetch(
@@ -231,7 +208,12 @@ if (values.mcp) {
     .map((n) => n.toFixed(2))
     .join(" ");
   console.log(`load average before: ${load}`);
-  const options = { records, runs, seed: Number(values.seed), grant: grantAll };
+  const options = {
+    records,
+    runs,
+    seed: Number(values.seed),
+    grant: (store: Store) => grantEverything(store),
+  };
   const sizes = { httpCalls: Number(values["http-calls"]), jsonlRecords: Number(values["jsonl-records"]) };
   all.push(...(await runMcpScenarios({ ...options, ...sizes })));
   console.log(

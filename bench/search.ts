@@ -3,13 +3,12 @@
 // (Postgres) the round trips one search takes. Flags shared with bench/run.ts: --records --backend --runs --seed.
 import Database from "better-sqlite3";
 import pg from "pg";
-import { hashToken, newGrantId, newToken } from "../src/core/ids.js";
 import { parseSearchQuery } from "../src/core/search-query.js";
 import { createApp } from "../src/rs/app.js";
 import { taggedAllQuery } from "../src/store/postgres/search-sql.js";
 import { matchAllExpr } from "../src/store/sqlite/search-text.js";
 import type { Store } from "../src/store/store.js";
-import { BENCH_MANIFESTS } from "./dataset.js";
+import { BENCH_MANIFESTS, grantEverything } from "./dataset.js";
 import { type BenchRow, measure, printRow } from "./measure.js";
 import { type BenchStore, postgresDataset, sqliteDataset } from "./search-data.js";
 
@@ -81,28 +80,6 @@ function postgresFloors(at: { url: string; schema: string }): Floors {
   };
 }
 
-async function grantAll(store: Store): Promise<string> {
-  const token = newToken("client");
-  await store.createGrant({
-    grant_id: newGrantId(),
-    client_name: "bench-search",
-    purpose: "benchmark",
-    created_at: new Date().toISOString(),
-    expires_at: null,
-    revoked_at: null,
-    token_hash: hashToken(token),
-    streams: BENCH_MANIFESTS.flatMap((m) =>
-      m.streams.map((s) => ({
-        stream: s.name,
-        connector_key: m.connector_key,
-        connections: "all" as const,
-        fields: "all" as const,
-      })),
-    ),
-  });
-  return token;
-}
-
 /** Round trips of one Postgres search: queries sent on the store's pool while it runs. */
 async function roundTrips(store: Store, run: () => Promise<unknown>): Promise<number> {
   const pool = (store as unknown as { pool: pg.Pool }).pool;
@@ -133,7 +110,7 @@ async function benchOne(
     : postgresFloors(data.pg as { url: string; schema: string });
   const rows: BenchRow[] = [];
   try {
-    const token = await grantAll(data.store);
+    const token = await grantEverything(data.store, "bench-search");
     const app = createApp({ store: data.store, publicUrl: "http://127.0.0.1:7662" });
     let recall = "";
     const get = async (q: string) => {
