@@ -33,6 +33,9 @@ export interface ScopeCandidates {
   estimate: number;
 }
 
+/** Windows at most this large are ranked by the top-k sort without the time-index walk. */
+const WALK_MIN_WINDOW = 1024;
+
 /** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
 function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
   const ids = db
@@ -44,7 +47,9 @@ function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
 
 /**
  * The window as later statements restrict to it: its rowid span (bound as integers: FTS5 ignores a
- * rowid constraint bound as a double and scans every match), and for a filtered scope its rowids.
+ * rowid constraint bound as a double and scans every match), and for a filtered scope its rowids
+ * (tested after the match, `+rowid`: offered to FTS5 as a constraint, the IN list made it run the
+ * whole query once per window row, 85 ms instead of 4 for 2,000 rows).
  */
 interface Window {
   table: string;
@@ -60,7 +65,7 @@ function windowIn(w: Window): SqlPart {
   return w.ids === null
     ? { sql: span, params: [w.lo, w.hi] as unknown as SqlParam[] }
     : {
-        sql: `${span} AND ${w.table}.rowid IN (SELECT value FROM json_each(?))`,
+        sql: `${span} AND +${w.table}.rowid IN (SELECT value FROM json_each(?))`,
         params: [w.lo, w.hi, w.ids] as unknown as SqlParam[],
       };
 }
@@ -129,8 +134,9 @@ export function scopeCandidates(
     " AND ",
   );
   const topScore = base + scored.length;
+  // A small window is sorted outright (the walk's probes would cost more than they save).
   const walk =
-    grantsTime && query.conditions.length === 0
+    grantsTime && query.conditions.length === 0 && w.n > WALK_MIN_WINDOW
       ? newestOfLevel(
           db,
           {
