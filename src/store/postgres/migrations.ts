@@ -197,7 +197,7 @@ ANALYZE search_lex;
     // observes; pdpp_seen_stamp is the newest stamp at or under one of a scope's paths.
     sql: `
 ALTER TABLE records ADD COLUMN stamps jsonb, ADD COLUMN base_version bigint, ADD COLUMN base_emitted_at text;
-CREATE INDEX records_stamped ON records (stream, version) WHERE stamps IS NOT NULL;
+CREATE INDEX records_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
 CREATE FUNCTION pdpp_seen_stamp(stamps jsonb, paths text[]) RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
   SELECT s.value FROM jsonb_each(stamps) s

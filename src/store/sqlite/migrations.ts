@@ -100,7 +100,7 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
       ALTER TABLE records ADD COLUMN stamps TEXT;
       ALTER TABLE records ADD COLUMN base_version INTEGER;
       ALTER TABLE records ADD COLUMN base_emitted_at TEXT;
-      CREATE INDEX records_stream_stamped ON records (stream, version) WHERE stamps IS NOT NULL;
+      CREATE INDEX records_stream_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
     `,
   },
 ];
