@@ -90,10 +90,17 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
   { version: 4, sql: "", run: reindexMixedTables },
   // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
   { version: 5, sql: OWNER_WEB_TABLES_SQL },
-  // (6 is reserved for the search work.) Field-path change stamps (core/stamps.ts): NULL stamps
-  // mean no update since the last (re)creation or deletion, so existing rows need no backfill:
-  // their base is their current version and emitted_at. The partial index lists only updated rows,
-  // which a projected grant's changes feed orders by their visible version.
+  // Search reads a window row's time (tie order) and visibility by rowid from this covering index
+  // instead of the wide records row (search-candidates.ts). SQLite keeps it in the writing
+  // transaction; its key is the rowid, so inserts append at its end.
+  {
+    version: 6,
+    sql: "CREATE INDEX records_search_key ON records (id, time, connection_id, stream, deleted)",
+  },
+  // Field-path change stamps (core/stamps.ts): NULL stamps mean no update since the last
+  // (re)creation or deletion, so existing rows need no backfill: their base is their current
+  // version and emitted_at. The partial index lists only updated rows, which a projected grant's
+  // changes feed orders by their visible version.
   {
     version: 7,
     sql: `
