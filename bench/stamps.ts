@@ -40,7 +40,12 @@ const STREAM: StreamDef = {
   },
   text_fields: ["body"],
 };
-const MANIFEST: Manifest = { connector_key: "benchmail", display_name: "Bench", version: "1", streams: [STREAM] };
+const MANIFEST: Manifest = {
+  connector_key: "benchmail",
+  display_name: "Bench",
+  version: "1",
+  streams: [STREAM],
+};
 
 function record(i: number, variant = 0): Record<string, unknown> {
   return {
@@ -97,7 +102,9 @@ async function main() {
     const stmt = raw.prepare(
       `SELECT * FROM records r WHERE r.stream = 'messages' AND r.version > ? ORDER BY r.version LIMIT ${PAGE + 1}`,
     );
-    floor = { changes: async (after) => stmt.all(after), close: async () => {
+    floor = {
+      changes: async (after) => stmt.all(after),
+      close: async () => {
         raw.close();
       },
     };
@@ -124,7 +131,8 @@ async function main() {
       let count = 0;
       for (let i = offset; i < N; i += batch * 10) {
         const ops: IngestOp[] = [];
-        for (let j = i; j < Math.min(N, i + batch * 10); j += 10) ops.push({ op: "upsert", data: record(j, variant) });
+        for (let j = i; j < Math.min(N, i + batch * 10); j += 10)
+          ops.push({ op: "upsert", data: record(j, variant) });
         count += ops.length;
         await store.applyBatch(conn.connection_id, "messages", ops);
       }
@@ -135,8 +143,8 @@ async function main() {
     const perInsert = loadMs / N;
     results.push(
       `${backend}: ${N} records loaded in ${loadMs.toFixed(0)} ms (${(perInsert * 1000).toFixed(1)} µs/insert, the floor); ` +
-        `${hidden.count} hidden-only updates ${(hidden.ms / hidden.count * 1000).toFixed(1)} µs each (ratio ${(hidden.ms / hidden.count / perInsert).toFixed(2)}), ` +
-        `${visible.count} visible updates ${(visible.ms / visible.count * 1000).toFixed(1)} µs each (ratio ${(visible.ms / visible.count / perInsert).toFixed(2)})`,
+        `${hidden.count} hidden-only updates ${((hidden.ms / hidden.count) * 1000).toFixed(1)} µs each (ratio ${(hidden.ms / hidden.count / perInsert).toFixed(2)}), ` +
+        `${visible.count} visible updates ${((visible.ms / visible.count) * 1000).toFixed(1)} µs each (ratio ${(visible.ms / visible.count / perInsert).toFixed(2)})`,
     );
     t0 = performance.now();
     const scope = (fields: string[] | "all"): StreamScope => ({
@@ -157,7 +165,9 @@ async function main() {
       ["end", maxVersion - 2 * PAGE],
     ] as const) {
       const f = await measure(() => floor.changes(after), { runs: 15 });
-      const a = await measure(() => store.listChanges([all], { afterVersion: after, limit: PAGE }), { runs: 15 });
+      const a = await measure(() => store.listChanges([all], { afterVersion: after, limit: PAGE }), {
+        runs: 15,
+      });
       const p = await measure(() => store.listChanges([projected], { afterVersion: after, limit: PAGE }), {
         runs: 15,
       });
@@ -185,7 +195,9 @@ async function main() {
     const floorStart = performance.now();
     for (let i = 0; i < pages; i++) {
       const rows = (await floor.changes(after)) as unknown;
-      const list = (Array.isArray(rows) ? rows : (rows as { rows: { version: number }[] }).rows) as { version: number }[];
+      const list = (Array.isArray(rows) ? rows : (rows as { rows: { version: number }[] }).rows) as {
+        version: number;
+      }[];
       after = Number(list[Math.min(PAGE, list.length) - 1]?.version ?? after);
     }
     const floorMs = performance.now() - floorStart;
