@@ -13,10 +13,13 @@ export interface Warning {
   [key: string]: unknown;
 }
 
-/** Size and identity of a text field whose value was cut to a preview (`preview_chars`). */
+/**
+ * Size and identity of a text field whose value was cut to a preview (`preview_chars`), or of a
+ * binary field left in the store (value "", no digest: hashing would read the bytes).
+ */
 export interface FieldPreviewInfo {
   size_chars: number;
-  digest: string;
+  digest?: string;
   complete: boolean; // false when `data[path]` holds only the first preview_chars code points
 }
 

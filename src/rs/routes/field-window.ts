@@ -1,5 +1,5 @@
-// GET /v1/streams/{stream}/records/{record_id}/field-window: a bounded window of one text field
-// by cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
+// GET /v1/streams/{stream}/records/{record_id}/field-window: a bounded window of one field by
+// cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
 //
 // Decisions where 20-rs-api.md is silent:
 // - `limit_chars` may accompany `q` (002): without before_chars/after_chars it sizes the match
@@ -13,6 +13,9 @@
 //   (never overlapping it); `next_cursor` starts where this window ends.
 // - `complete` is true only when the window holds the whole field (start 0, end size_chars).
 // - A stale digest is checked before any offset check (409 stale_cursor wins).
+// - Any non-binary field has windows (issue 9 item 3): a non-string value is windowed as its
+//   canonical JSON (text_like false, mime_type application/json; size and digest over that text).
+//   A binary field stays metadata + handle (422 field_not_text); so does an absent or null value.
 import type { Context, Hono } from "hono";
 import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
 import { invalidRequest, PdppError } from "../../core/errors.js";
@@ -115,12 +118,20 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
 
 /** The `field` parameter: required, declared, granted and not a binary field. */
 function checkField(field: string | undefined, scope: StreamScope): string {
-  if (!field) throw invalidRequest("field is required: the path of a text field, e.g. body.", "field");
+  if (!field) throw invalidRequest("field is required: the path of a field, e.g. body.", "field");
   checkFieldPath(field, [scope], "field");
-  if ((scope.stream.binary_fields ?? []).includes(field)) {
-    throw new PdppError("field_not_text", `${field} is a binary field; it has no text windows.`, {
-      param: "field",
-    });
+  for (const binary of scope.stream.binary_fields ?? []) {
+    if (binary === field)
+      throw new PdppError("field_not_text", `${field} is a binary field; it has no text windows.`, {
+        param: "field",
+      });
+    // An object holding a binary field would window the bytes through its JSON.
+    if (binary.startsWith(`${field}.`))
+      throw new PdppError(
+        "field_not_text",
+        `${field} holds the binary field ${binary}; window its other fields by their own paths.`,
+        { param: "field" },
+      );
   }
   return field;
 }
