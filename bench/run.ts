@@ -1,5 +1,7 @@
 // `npm run bench`: builds the benchmark dataset on SQLite and/or Postgres and times the RS read paths
-// (search, pages, aggregates, field windows) through the in-process app with a client grant.
+// (search, pages, aggregates, field windows) through the in-process app with a client grant; every
+// row is followed by its raw-SQL floor on the same database in the same run (bench/floors.ts, and the
+// search floors of bench/search.ts) and prints both with the ratio.
 // Flags: --records N (default 200000) --backend sqlite|postgres|both --huge-mb 10,100 --runs N
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
 // --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
@@ -8,16 +10,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import Database from "better-sqlite3";
 import { createApp } from "../src/rs/app.js";
 import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { generateDataset, grantEverything, prng } from "./dataset.js";
+import { postgresReadFloors, type ReadFloors, sqliteReadFloors } from "./floors.js";
 import { runHostedBench } from "./hosted.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { runMcpScenarios } from "./run-mcp.js";
-import { runSearchBench } from "./search.js";
+import { type Floors, postgresFloors, runSearchBench, sqliteFloors } from "./search.js";
 
 const { values } = parseArgs({
   options: {
@@ -40,9 +42,12 @@ const records = Number(values.records);
 const runs = Number(values.runs);
 const hugeMb = String(values["huge-mb"]).split(",").filter(Boolean).map(Number);
 
-async function openBackend(
-  name: string,
-): Promise<{ store: Store; cleanup: () => Promise<void>; sqlitePath?: string }> {
+async function openBackend(name: string): Promise<{
+  store: Store;
+  cleanup: () => Promise<void>;
+  sqlitePath?: string;
+  pg?: { url: string; schema: string };
+}> {
   if (name === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "pdpp-bench-"));
     const sqlitePath = join(dir, "pdpp.db");
@@ -61,6 +66,7 @@ async function openBackend(
   const store = await openPostgresStore({ url, schema });
   return {
     store,
+    pg: { url, schema },
     cleanup: async () => {
       await store.close();
       const pg = await import("pg");
@@ -72,27 +78,10 @@ async function openBackend(
   };
 }
 
-/** Raw SQL for the page scenario: 25 newest messages from one sender, with 512-char previews. */
-function sqlitePageFloor(path: string): (from: string) => unknown {
-  const db = new Database(path, { readonly: true });
-  const rows = db.prepare(
-    `SELECT r.id, r.connection_id, r.record_id, r.payload, r.time FROM records r
-     WHERE r.stream = 'messages' AND r.deleted = 0 AND json_extract(r.payload, '$.from') = ?
-     ORDER BY r.time DESC, r.connection_id DESC, r.record_id DESC LIMIT 26`,
-  );
-  const texts = db.prepare(
-    `SELECT record_row, path, substr(text, 1, 512) AS text FROM text_chunks
-     WHERE record_row IN (SELECT value FROM json_each(?)) AND seq = 0`,
-  );
-  return (from) => {
-    const page = rows.all(from) as { id: number }[];
-    return texts.all(JSON.stringify(page.map((r) => r.id)));
-  };
-}
-
 async function runBackend(name: string): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const { store, cleanup, sqlitePath } = await openBackend(name);
+  const { store, cleanup, sqlitePath, pg: pgAt } = await openBackend(name);
+  let floors: { read: ReadFloors; search: Floors } | undefined;
   try {
     const t0 = Date.now();
     const info = await generateDataset(store, {
@@ -117,56 +106,84 @@ async function runBackend(name: string): Promise<BenchRow[]> {
       if (response.status !== 200) throw new Error(`${path} → ${response.status} ${await response.text()}`);
       return response.json();
     };
+    // Floors open after the dataset is written, on a second connection to the same database.
+    floors = sqlitePath
+      ? { read: sqliteReadFloors(sqlitePath), search: sqliteFloors(sqlitePath) }
+      : {
+          read: postgresReadFloors(pgAt as { url: string; schema: string }),
+          search: postgresFloors(pgAt as { url: string; schema: string }),
+        };
+    /** One scenario, then its raw-SQL floor in the same run; the row carries both and the ratio. */
     const row = async (
       scenario: string,
       target: string,
       fn: (i: number) => Promise<unknown>,
+      floor: { name: string; fn: (i: number) => Promise<unknown> },
       note?: string,
     ) => {
       const m = await measure(fn, { runs });
-      const r: BenchRow = { backend: name, scenario, p50_ms: m.p50, p95_ms: m.p95, runs, target, note };
-      printRow(r);
-      rows.push(r);
-    };
-    const rare = ["zanzibar", "quokka", "ptarmigan", "xylograph", "vellichor", "bathysphere"];
-    await row("search selective (rare term)", "p50 ≤ 5 ms", (i) =>
-      get(`/v1/search?q=${rare[i % rare.length]}`),
-    );
-    const common = ["invoice", "meeting project", "budget travel hotel", "report", "tax refund", "server"];
-    await row("search common 1–3 terms", "p95 ≤ 50 ms", (i) =>
-      get(`/v1/search?q=${encodeURIComponent(common[i % common.length])}`),
-    );
-    const people = ["alice", "bob", "carol", "dave", "erin"];
-    const pagePath = (i: number) =>
-      `/v1/streams/messages/records?limit=25&sort=-sent_at&filter[from]=${people[i % 5]}@example.com`;
-    // The floor: the same page straight from SQLite on a second connection (rows, then the
-    // previews of their text in one statement), no grant logic, no JSON.
-    const floorPage = sqlitePath ? sqlitePageFloor(sqlitePath) : undefined;
-    const floor = floorPage
-      ? await measure(async (i) => floorPage(`${people[i % 5]}@example.com`), { runs })
-      : undefined;
-    const withFloor = (p50: number) =>
-      floor
-        ? `floor ${floor.p50.toFixed(2)}/${floor.p95.toFixed(2)} ms, ratio ${(p50 / floor.p50).toFixed(1)}`
-        : "";
-    const pageRow = async (label: string, suffix: string) => {
-      const m = await measure((i) => get(`${pagePath(i)}${suffix}`), { runs });
-      const r: BenchRow = {
+      const f = await measure(floor.fn, { runs });
+      const r: BenchRow & Record<string, unknown> = {
         backend: name,
-        scenario: label,
+        scenario,
         p50_ms: m.p50,
         p95_ms: m.p95,
         runs,
-        target: "p50 ≤ 2 ms",
-        note: withFloor(m.p50),
+        target,
+        note:
+          `floor (${floor.name}) ${f.p50.toFixed(2)}/${f.p95.toFixed(2)} ms, ratio p50 ${(m.p50 / f.p50).toFixed(1)}× p95 ${(m.p95 / f.p95).toFixed(1)}×` +
+          (note ? `; ${note}` : ""),
+        floor_p50_ms: f.p50,
+        floor_p95_ms: f.p95,
+        ratio_p50: m.p50 / f.p50,
+        ratio_p95: m.p95 / f.p95,
       };
       printRow(r);
       rows.push(r);
     };
-    await pageRow("records page 25, filter + sort, previews 512", "&preview_chars=512");
-    await pageRow("records page 25, filter + sort, full bodies", "");
-    await row("aggregate count by month", "≤ 300 ms", () =>
-      get("/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=month&limit=100"),
+    const { read, search } = floors;
+    const rare = ["zanzibar", "quokka", "ptarmigan", "xylograph", "vellichor", "bathysphere"];
+    await row(
+      "search selective (rare term)",
+      name === "sqlite" ? "p50 ≤ 5 ms" : "p50 ≤ 10 ms",
+      (i) => get(`/v1/search?q=${rare[i % rare.length]}`),
+      {
+        name: name === "sqlite" ? "exact bm25 top-10" : "exact ts_rank_cd top-10",
+        fn: (i) => search.rare(rare[i % rare.length]),
+      },
+    );
+    const common = ["invoice", "meeting project", "budget travel hotel", "report", "tax refund", "server"];
+    await row(
+      "search common 1–3 terms",
+      name === "sqlite" ? "p95 ≤ 50 ms" : "p95 ≤ 100 ms",
+      (i) => get(`/v1/search?q=${encodeURIComponent(common[i % common.length])}`),
+      { name: "newest 10 matches", fn: (i) => search.newest(common[i % common.length]) },
+    );
+    const people = ["alice", "bob", "carol", "dave", "erin"];
+    const pagePath = (i: number) =>
+      `/v1/streams/messages/records?limit=25&sort=-sent_at&filter[from]=${people[i % 5]}@example.com`;
+    // The page floor: the rows, then the previews of their text in one statement, no grant logic.
+    const pageFloor = {
+      name: "rows + 512-char previews",
+      fn: (i: number) => read.page(`${people[i % 5]}@example.com`),
+    };
+    const pageTarget = name === "sqlite" ? "p50 ≤ 2 ms" : "p50 ≤ 4 ms";
+    await row(
+      "records page 25, filter + sort, previews 512",
+      pageTarget,
+      (i) => get(`${pagePath(i)}&preview_chars=512`),
+      pageFloor,
+    );
+    await row("records page 25, filter + sort, full bodies", pageTarget, (i) => get(pagePath(i)), {
+      name: "rows + full text",
+      fn: (i: number) => read.page(`${people[i % 5]}@example.com`, true),
+    });
+    await row(
+      "aggregate count by month",
+      "≤ 300 ms",
+      () =>
+        get("/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=month&limit=100"),
+      { name: "GROUP BY month", fn: () => read.countByMonth() },
     );
     const work = info.connections["Work mail"];
     for (const [index, recordId] of info.hugeFieldRecordIds.entries()) {
@@ -174,10 +191,25 @@ async function runBackend(name: string): Promise<BenchRow[]> {
       const rand = prng(7);
       const rssBefore = process.memoryUsage().rss;
       const enc = encodeURIComponent(recordId);
-      await row(`field window 4 KB, random offset, ${hugeMb[index]} MB`, "p50 ≤ 5 ms", () =>
-        get(
-          `/v1/streams/messages/records/${enc}/field-window?field=body&connection_id=${work}&offset_chars=${Math.floor(rand() * (size - 4096))}&limit_chars=4096`,
-        ),
+      const offsets = Array.from({ length: runs + 3 }, () => Math.floor(rand() * (size - 4096)));
+      const windowFloor = (offset: number) => ({
+        name: "chunk rows sliced",
+        fn: async (i: number) =>
+          read.fieldWindow({
+            connectionId: work,
+            recordId,
+            offset: offset < 0 ? offsets[i % offsets.length] : offset,
+            limit: 4096,
+          }),
+      });
+      await row(
+        `field window 4 KB, random offset, ${hugeMb[index]} MB`,
+        "p50 ≤ 5 ms",
+        (i) =>
+          get(
+            `/v1/streams/messages/records/${enc}/field-window?field=body&connection_id=${work}&offset_chars=${offsets[i % offsets.length]}&limit_chars=4096`,
+          ),
+        windowFloor(-1),
       );
       const growth = (process.memoryUsage().rss - rssBefore) / 1e6;
       await row(
@@ -185,17 +217,24 @@ async function runBackend(name: string): Promise<BenchRow[]> {
         "—",
         () =>
           get(
-            `/v1/streams/messages/records/${enc}/field-window?field=body&connection_id=${work}&offset_chars=0`,
+            `/v1/streams/messages/records/${enc}/field-window?field=body&connection_id=${work}&offset_chars=0&limit_chars=4096`,
           ),
+        windowFloor(0),
         `RSS growth over the random-offset run ${growth.toFixed(1)} MB (target ≤ 16 MB)`,
       );
-      await row(`field window at end, ${hugeMb[index]} MB`, "—", () =>
-        get(
-          `/v1/streams/messages/records/${enc}/field-window?field=body&connection_id=${work}&offset_chars=${size - 4096}`,
-        ),
+      await row(
+        `field window at end, ${hugeMb[index]} MB`,
+        "—",
+        () =>
+          get(
+            `/v1/streams/messages/records/${enc}/field-window?field=body&connection_id=${work}&offset_chars=${size - 4096}&limit_chars=4096`,
+          ),
+        windowFloor(size - 4096),
       );
     }
   } finally {
+    await floors?.read.close();
+    await floors?.search.close();
     await cleanup();
   }
   return rows;

@@ -16,13 +16,13 @@ const RARE = ["zanzibar", "quokka", "ptarmigan", "xylograph", "vellichor", "bath
 const COMMON = ["invoice", "meeting project", "budget travel hotel", "report", "tax refund", "server"];
 
 /** Floors: raw SQL answering the same question (summed over every searched stream). */
-interface Floors {
+export interface Floors {
   rare(q: string): Promise<unknown>;
   newest(q: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
-function sqliteFloors(path: string): Floors {
+export function sqliteFloors(path: string): Floors {
   const db = new Database(path, { readonly: true });
   const tables = db.prepare("SELECT name FROM search_tables").pluck().all() as string[];
   const rare = new Map(
@@ -50,7 +50,7 @@ function sqliteFloors(path: string): Floors {
   };
 }
 
-function postgresFloors(at: { url: string; schema: string }): Floors {
+export function postgresFloors(at: { url: string; schema: string }): Floors {
   const pool = new pg.Pool({ connectionString: at.url, max: 1, options: `-c search_path=${at.schema}` });
   const streams = BENCH_MANIFESTS.flatMap((m) =>
     m.streams.map((s) => ({ name: s.name, fields: s.query?.search ?? [] })),

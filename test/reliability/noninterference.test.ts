@@ -24,7 +24,7 @@ import { buildWorldPair, type Kind, searchFixesNeeded } from "./fixtures/ni-worl
 import { createRng, seedFromEnv } from "./fixtures/prng.js";
 
 const SEED = seedFromEnv("PDPP_NI_SEED", 20_261_123);
-const WORLDS = Number(process.env.PDPP_NI_WORLDS ?? 6);
+const WORLDS = Number(process.env.PDPP_NI_WORLDS ?? 12);
 const GRANTS = Number(process.env.PDPP_NI_GRANTS ?? 12);
 const SEQUENCES = Number(process.env.PDPP_NI_SEQUENCES ?? 14);
 
