@@ -64,7 +64,8 @@ export interface SearchHit {
   id: string; // self-contained id, ready for fetch
   title: string;
   time: string | null;
-  snippet: { field: string; text: string } | null;
+  /** size_chars/digest of the whole field: only with the pdpp extension snippet_meta=true. */
+  snippet: { field: string; text: string; size_chars?: number; digest?: string } | null;
   matched_fields: string[];
   score: number;
 }

@@ -68,13 +68,21 @@ export function truncatedEntry(
 }
 
 /** An entry for a search snippet: the continuation is a q-centred window around the match. */
-export function snippetEntry(record: LadderSource, field: { path: string; q: string }): LadderEntry {
-  return {
+export function snippetEntry(
+  record: LadderSource,
+  field: { path: string; q: string; sizeChars?: number; digest?: string },
+): LadderEntry {
+  const entry: LadderEntry = {
     id: record.id,
     connection_id: record.connection_id,
     stream: record.stream,
     record_id: record.record_id,
-    field: { path: field.path, type: "string", text_like: true },
+    field: {
+      path: field.path,
+      type: "string",
+      text_like: true,
+      ...(field.sizeChars !== undefined ? { size_chars: field.sizeChars } : {}),
+    },
     preview: { status: "snippet_only", start_chars: 0, end_chars: 0 },
     continue: { tool: "read_record_field", args: { id: record.id, field_path: field.path, q: field.q } },
     resource_uri: windowUri({
@@ -85,6 +93,8 @@ export function snippetEntry(record: LadderSource, field: { path: string; q: str
       w: { o: 0 },
     }),
   };
+  if (field.digest) entry.digest = field.digest;
+  return entry;
 }
 
 /** An entry for a binary field: MIME type, size, digest and the record's handle; never the bytes. */
