@@ -2,7 +2,7 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { ChangesQuery, ChangesResult, StoredRecord } from "../store.js";
-import { hydrateRecords, RECORD_COLUMNS, RECORD_FROM, type RecordRow } from "./record-rows.js";
+import { hydrateRecords, RECORD_FROM, type RecordRow, recordColumns } from "./record-rows.js";
 import { anyProjected, seenVersionSql } from "./seen-sql.js";
 import { Params, scopeClause, scopesClause } from "./sql-scope.js";
 
@@ -26,8 +26,10 @@ export async function getRecord(
 ): Promise<StoredRecord | null> {
   if (!scope.connectionIds.includes(ref.connectionId)) return null;
   const params = new Params();
+  // A preview read (the MCP adapter's) leaves binary bytes in the store (issue 9 item 7).
+  const columns = recordColumns([scope], ref.previewChars !== undefined);
   const { rows } = await pool.query<RecordRow>(
-    `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
+    `SELECT ${columns} FROM ${RECORD_FROM}
      WHERE ${scopeClause(params, scope)} AND r.connection_id = ${params.add(ref.connectionId)}
        AND r.record_id = ${params.add(ref.recordId)}`,
     params.values,
@@ -83,7 +85,7 @@ async function plainChangeRows(
 ): Promise<RecordRow[]> {
   const params = new Params();
   const { rows } = await pool.query<RecordRow>(
-    `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
+    `SELECT ${recordColumns(scopes, query.previewChars !== undefined)} FROM ${RECORD_FROM}
      WHERE ${scopesClause(params, scopes, { withTombstones: true })} AND r.version > ${params.add(query.afterVersion)}
        ${options.onlyUnstamped ? "AND r.stamps IS NULL" : ""}
      ORDER BY r.version LIMIT ${params.add(query.limit + 1)}`,
@@ -113,7 +115,7 @@ async function projectedChangeRows(
   const after = params.add(query.afterVersion);
   const { rows: stamped } = await pool.query<RecordRow & { seen: string }>(
     `SELECT * FROM (
-       SELECT ${RECORD_COLUMNS}, ${seen} AS seen FROM ${RECORD_FROM}
+       SELECT ${recordColumns(scopes, query.previewChars !== undefined)}, ${seen} AS seen FROM ${RECORD_FROM}
        WHERE ${where} AND r.stamps IS NOT NULL AND r.version > ${after}
          ${bound === null ? "" : `AND r.base_version <= ${params.add(bound)}`}
      ) s WHERE s.seen > ${after} ORDER BY s.seen LIMIT ${params.add(want)}`,
