@@ -17,7 +17,11 @@ const { values } = parseArgs({
     limit: { type: "string", default: "10" },
   },
 });
-const pool = new pg.Pool({ connectionString: pgUrl(), max: 1, options: `-c search_path=${values.schema}` });
+const pool = new pg.Pool({
+  connectionString: pgUrl(),
+  max: 1,
+  options: `-c search_path=${values.schema} -c jit=off ${process.env.PG_EXTRA ?? ""}`,
+});
 const { rows: conns } = await pool.query<{ connection_id: string; connector_key: string }>(
   "SELECT connection_id, connector_key FROM connections ORDER BY connection_id",
 );

@@ -222,6 +222,9 @@ ALTER INDEX search_docs_tsv SET (gin_pending_list_limit = 512);
 -- joint statistics a scope's rows were underestimated 5× and the planner sorted a whole stream
 -- where walking its newest rows would do.
 CREATE STATISTICS search_lex_scope (mcv) ON stream, connection_id FROM search_lex;
+-- No parallel plans: a search's unneeded branch (behind a false one-time filter) still started
+-- workers, ~15–140 ms on a loaded 2-core machine, for statements that read a few thousand rows.
+ALTER TABLE search_lex SET (parallel_workers = 0);
 ANALYZE search_lex;
 `,
   },
