@@ -2,7 +2,7 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { ChangesQuery, ChangesResult, StoredRecord } from "../store.js";
-import { hydrateRecords, RECORD_COLUMNS, RECORD_FROM, type RecordRow } from "./record-rows.js";
+import { hydrateRecords, RECORD_FROM, type RecordRow, recordColumns } from "./record-rows.js";
 import { Params, scopeClause, scopesClause } from "./sql-scope.js";
 
 /** The scope a row belongs to (same stream name and one of its connections). */
@@ -25,8 +25,10 @@ export async function getRecord(
 ): Promise<StoredRecord | null> {
   if (!scope.connectionIds.includes(ref.connectionId)) return null;
   const params = new Params();
+  // A preview read (the MCP adapter's) leaves binary bytes in the store (issue 9 item 7).
+  const columns = recordColumns([scope], ref.previewChars !== undefined);
   const { rows } = await pool.query<RecordRow>(
-    `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
+    `SELECT ${columns} FROM ${RECORD_FROM}
      WHERE ${scopeClause(params, scope)} AND r.connection_id = ${params.add(ref.connectionId)}
        AND r.record_id = ${params.add(ref.recordId)}`,
     params.values,
@@ -61,7 +63,7 @@ export async function listChanges(
 ): Promise<ChangesResult> {
   const params = new Params();
   const { rows } = await pool.query<RecordRow>(
-    `SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM}
+    `SELECT ${recordColumns(scopes, query.previewChars !== undefined)} FROM ${RECORD_FROM}
      WHERE ${scopesClause(params, scopes, { withTombstones: true })} AND r.version > ${params.add(query.afterVersion)}
      ORDER BY r.version LIMIT ${params.add(query.limit + 1)}`,
     params.values,

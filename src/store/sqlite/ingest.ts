@@ -13,6 +13,7 @@ import {
   deleteSearchRow,
   ensureSearchTable,
   insertSearchRow,
+  searchLayout,
   searchTable,
   searchValues,
   valuesForTable,
@@ -125,6 +126,8 @@ export function applyPrepared(
     const emittedAt = new Date().toISOString();
     // The stream's FTS table: looked up once, created only when a record has search text.
     let table = searchTable(db, connectorKey, stream);
+    // The writer's layout, serialised once per batch rather than once per row.
+    const writerLayout = searchLayout(target.search);
     const find = db.stmt(
       "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
     );
@@ -184,7 +187,11 @@ export function applyPrepared(
         // Rows are indexed under the table's layout, which a newer manifest may have changed.
         if (op.search && !table)
           table = ensureSearchTable(db, { connectorKey, stream, search: target.search });
-        const values = table ? valuesForTable(table, { search: target.search, values: op.search }, op) : null;
+        const values = !table
+          ? null
+          : table.layout === writerLayout
+            ? op.search
+            : valuesForTable(table, { search: target.search, values: op.search }, op);
         if (table && values) insertSearchRow(db, { table: table.name, row }, values);
       }
     }

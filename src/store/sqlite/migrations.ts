@@ -90,6 +90,13 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
   { version: 4, sql: "", run: reindexMixedTables },
   // Owner web sign-in: the passphrase hash, sessions and one-time sign-in links (hashed).
   { version: 5, sql: OWNER_WEB_TABLES_SQL },
+  // Search reads a window row's time (tie order) and visibility by rowid from this covering index
+  // instead of the wide records row (search-candidates.ts). SQLite keeps it in the writing
+  // transaction; its key is the rowid, so inserts append at its end.
+  {
+    version: 6,
+    sql: "CREATE INDEX records_search_key ON records (id, time, connection_id, stream, deleted)",
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

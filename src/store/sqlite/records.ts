@@ -9,7 +9,7 @@ import type {
   StoredRecord,
 } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { materialize, RECORD_COLUMNS, type RecordRow, readPageTexts } from "./materialize.js";
+import { materialize, type RecordRow, readPageTexts, recordColumns } from "./materialize.js";
 import {
   bindValue,
   fieldExpr,
@@ -71,7 +71,8 @@ export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuer
     parts.push(keyset.sql);
     params.push(...keyset.params);
   }
-  const sql = `SELECT ${RECORD_COLUMNS}, ${sortExpr.sql} AS sort_value FROM records r
+  const columns = recordColumns(live, query.previewChars !== undefined);
+  const sql = `SELECT ${columns}, ${sortExpr.sql} AS sort_value FROM records r
     WHERE (${parts.join(") AND (")})
     ORDER BY sort_value ${dir}, r.connection_id ${dir}, r.record_id ${dir} LIMIT ?`;
   const rows = db.stmt(sql).all(...sortExpr.params, ...params, query.limit + 1) as RecordRow[];
@@ -107,7 +108,7 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
   if (live.length === 0) return { records: [], hasMore: false, lastVersion: query.afterVersion };
   // Tombstones are included here (and only here); the time range still applies to them.
   const where = scopesWhere(live, [], { includeDeleted: true });
-  const sql = `SELECT ${RECORD_COLUMNS} FROM records r
+  const sql = `SELECT ${recordColumns(live, query.previewChars !== undefined)} FROM records r
     WHERE (${where.sql}) AND r.version > ?
     ORDER BY r.version LIMIT ?`;
   const rows = db.stmt(sql).all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[];
@@ -146,12 +147,14 @@ export function findVisibleRow(
   db: SqliteDb,
   scope: StreamScope,
   ref: { connectionId: string; recordId: string },
+  options: { projectBinary?: boolean } = {},
 ) {
   if (!scope.connectionIds.includes(ref.connectionId)) return undefined;
   const narrowed = { ...scope, connectionIds: [ref.connectionId] };
   const where = scopesWhere([narrowed], []);
+  const columns = recordColumns([scope], options.projectBinary === true);
   return db
-    .stmt(`SELECT ${RECORD_COLUMNS} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
+    .stmt(`SELECT ${columns} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
     .get(...where.params, ref.recordId) as RecordRow | undefined;
 }
 
@@ -161,7 +164,8 @@ export function getRecord(
   ref: { connectionId: string; recordId: string },
   options: { fields?: string[]; previewChars?: number } = {},
 ): StoredRecord | null {
-  const row = findVisibleRow(db, scope, ref);
+  // A preview read (the MCP adapter's) leaves binary bytes in the store (issue 9 item 7).
+  const row = findVisibleRow(db, scope, ref, { projectBinary: options.previewChars !== undefined });
   if (!row) return null;
   return materialize(db, row, { scope, fields: options.fields, previewChars: options.previewChars });
 }

@@ -1,0 +1,239 @@
+// A scope's best search candidates on SQLite (core/search-ranking.ts defines what they are): the
+// window of visible matches, the coverage score, and the contract's tie order — computed so that a
+// common term does not pay per window row for what only the page needs.
+//
+// Where the time went at 1M records (profiled, CPU ms per scope for a common term): the window scan
+// 1–2, the coverage score of every window row 6–14 (one FTS5 scan and one in-memory list per granted
+// field), and reading `records` rows for the time of every window row 5–7. So:
+// - A granted field no window row covers adds 0 to every score: one FTS5 probe (LIMIT 1) finds
+//   that, and the field is left out (a `from` field never holds common words).
+// - The rows covered in every remaining field are the top score level. When there are at least k
+//   of them, the page lies among them and nobody else needs a score or a time; otherwise every
+//   window row is scored as before.
+// - Times come from the covering index records_search_key (migration 6), not from records rows;
+//   records rows are read only for the rows at or above the k-th (score, time), ties included.
+// Every shortcut is a decision about work, never about the answer: it is exact for any data, and
+// the probes over the window's rowid span can only see more rows than the window, so what they
+// decide (a field covers none of the window) holds for the window too.
+import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
+import { ESTIMATE_EXTRA, matchedEstimate } from "../../core/search-ranking.js";
+import type { SearchQuery } from "../store.js";
+import type { SqliteDb } from "./db.js";
+import { type SqlParam, type SqlPart, scopeWhere } from "./scope-sql.js";
+import { type Candidate, grantedColumns } from "./search-hits.js";
+import { layoutFields, searchTable } from "./search-tables.js";
+import { coverageExpr, matchAllExpr } from "./search-text.js";
+
+export interface ScopeCandidates {
+  rows: Candidate[];
+  /** Matches in the ranked window (at most rankWindow). */
+  total: number;
+  complete: boolean;
+  estimate: number;
+}
+
+type CandidateRow = Omit<Candidate, "scope" | "table" | "columns"> & { deleted: number };
+
+/** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
+function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
+  const ids = db
+    .stmt("SELECT connection_id FROM connections WHERE connector_key = ?")
+    .pluck()
+    .all(scope.connectorKey) as string[];
+  return ids.every((id) => scope.connectionIds.includes(id));
+}
+
+/**
+ * The window as later statements restrict to it: its rowid span (bound as integers: FTS5 ignores a
+ * rowid constraint bound as a double and scans every match), and for a filtered scope its rowids.
+ */
+interface Window {
+  table: string;
+  n: number;
+  lo: bigint;
+  hi: bigint;
+  /** JSON array of the window's rowids when the span alone would admit rows outside it. */
+  ids: string | null;
+}
+
+function windowIn(w: Window): SqlPart {
+  const span = `${w.table}.rowid BETWEEN ? AND ?`;
+  return w.ids === null
+    ? { sql: span, params: [w.lo, w.hi] as unknown as SqlParam[] }
+    : {
+        sql: `${span} AND ${w.table}.rowid IN (SELECT value FROM json_each(?))`,
+        params: [w.lo, w.hi, w.ids] as unknown as SqlParam[],
+      };
+}
+
+/** Rows of the window matching `expr` (an FTS5 query), as a SELECT of `id`. */
+function windowRows(w: Window, expr: string): SqlPart {
+  const within = windowIn(w);
+  return {
+    sql: `SELECT ${w.table}.rowid AS id FROM ${w.table} WHERE ${w.table} MATCH ? AND ${within.sql}`,
+    params: [expr, ...within.params],
+  };
+}
+
+interface Ranked {
+  id: number;
+  score: number;
+  time: string | null;
+}
+
+/** True when `a` comes before `b` in (score desc, time desc with nulls last) order. */
+function rankedBefore(a: Ranked, b: Ranked): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  if (a.time === b.time) return false;
+  if (a.time === null) return false;
+  return b.time === null || a.time > b.time;
+}
+
+/**
+ * The best `k` of the candidate rows (a SELECT of `id, score`) in the full order: score desc, time
+ * desc with nulls last, connection, stream, record id. A top-k sort on (score, time) reads times
+ * from the covering index; only when the row after the k-th ties with it on both are the tied rows
+ * ordered by their record keys. Records rows are read for the chosen rows only.
+ */
+function rankCandidates(
+  db: SqliteDb,
+  cand: SqlPart,
+  opts: { grantsTime: boolean; k: number },
+): CandidateRow[] {
+  const { k } = opts;
+  const time = opts.grantsTime ? "t.time" : "NULL";
+  const join = opts.grantsTime ? "JOIN records AS t INDEXED BY records_search_key ON t.id = c.id" : "";
+  const top = db
+    .stmt(
+      `WITH c AS MATERIALIZED (${cand.sql})
+       SELECT c.id, c.score, ${time} AS time FROM c ${join} ORDER BY c.score DESC, ${time} DESC LIMIT ?`,
+    )
+    .all(...cand.params, k + 1) as Ranked[];
+  let chosen = top.slice(0, k);
+  const edge = top[k - 1];
+  if (top.length > k && !rankedBefore(edge, top[k])) {
+    // The k-th row ties with the next on (score, time): the tie group is ordered by record keys.
+    const better = chosen.filter((r) => rankedBefore(r, edge));
+    const ties = db
+      .stmt(
+        `WITH c AS MATERIALIZED (${cand.sql})
+         SELECT c.id, c.score, ${time} AS time FROM c ${join} JOIN records r ON r.id = c.id
+         WHERE c.score = ? AND ${time} IS ? ORDER BY r.connection_id, r.stream, r.record_id LIMIT ?`,
+      )
+      .all(...cand.params, edge.score, edge.time, k - better.length) as Ranked[];
+    chosen = [...better, ...ties];
+  }
+  if (chosen.length === 0) return [];
+  const keys = db
+    .stmt(
+      `SELECT r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.emitted_at, r.deleted
+       FROM records r WHERE r.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(chosen.map((r) => r.id))) as Omit<CandidateRow, "score" | "time">[];
+  const byId = new Map(keys.map((r) => [r.id, r]));
+  return chosen.flatMap((r) => {
+    const key = byId.get(r.id);
+    return key ? [{ ...key, score: r.score, time: r.time }] : [];
+  });
+}
+
+/** A scope's best `k` candidates in the full order, and what its window holds. */
+export function scopeCandidates(
+  db: SqliteDb,
+  scope: StreamScope,
+  query: SearchQuery & { k: number },
+): ScopeCandidates {
+  const none = { rows: [], total: 0, complete: true, estimate: 0 };
+  const info = searchTable(db, scope.connectorKey, scope.stream.name);
+  if (!info) return none;
+  const columns = grantedColumns(scope, info);
+  if (columns.length === 0) return none;
+  const table = info.name;
+  // With every indexed column granted the column filter is a no-op and is left out.
+  const everyColumn = columns.length === layoutFields(info).length;
+  const match = matchAllExpr(query.terms, everyColumn ? null : columns.map((c) => c.column));
+  // The table holds only this stream's live rows (deletes remove them), so without a time range,
+  // conditions or hidden connections it answers alone; FTS5 walks its doclist newest first and
+  // stops at the window. Otherwise a join filters before the window is counted — through the
+  // covering index when no condition reads the payload.
+  const plain =
+    !scope.since && !scope.until && query.conditions.length === 0 && seesAllConnections(db, scope);
+  const where: SqlPart = plain ? { sql: "1", params: [] } : scopeWhere(scope, query.conditions);
+  const records = query.conditions.length === 0 ? "records r INDEXED BY records_search_key" : "records r";
+  const from = plain ? table : `${table} JOIN ${records} ON r.id = ${table}.rowid`;
+  const head = db
+    .stmt(
+      `SELECT count(*) AS n, min(id) AS lo, max(id) AS hi${plain ? "" : ", json_group_array(id) AS ids"}
+       FROM (SELECT ${table}.rowid AS id FROM ${from}
+             WHERE ${table} MATCH ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
+    )
+    .get(match, ...where.params, query.rankWindow) as { n: number; lo: number; hi: number; ids?: string };
+  if (head.n === 0) return none;
+  const w: Window = {
+    table,
+    n: head.n,
+    lo: BigInt(head.lo),
+    hi: BigInt(head.hi),
+    ids: head.ids ?? null,
+  };
+  const grantsTime = scopeGrantsTime(scope);
+  const k = query.k;
+  // A single granted field covers every match (score 1); otherwise drop the fields no window row covers.
+  const scored =
+    columns.length === 1
+      ? []
+      : columns.filter((c) => {
+          const probe = windowRows(w, `(${match}) AND (${coverageExpr(query.terms, c.column)})`);
+          return db.stmt(`${probe.sql} LIMIT 1`).get(...probe.params) !== undefined;
+        });
+  const base = columns.length === 1 ? 1 : 0;
+  // The top level: rows covered in every scored field (the whole window when none is scored).
+  const level = windowRows(
+    w,
+    [`(${match})`, ...scored.map((c) => `(${coverageExpr(query.terms, c.column)})`)].join(" AND "),
+  );
+  let rows = rankCandidates(
+    db,
+    { sql: `SELECT id, ${base + scored.length} AS score FROM (${level.sql})`, params: level.params },
+    { grantsTime, k },
+  );
+  if (scored.length > 0 && rows.length < k && rows.length < w.n) {
+    // Fewer than k rows reach the top level: score every window row, one FTS5 span scan per field.
+    // (The window is materialized: flattened into the scoring query, the same FTS5 table queried
+    // in the IN lists made its MATCH answer rows that do not match.)
+    const all = windowRows(w, match);
+    const span = `SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid BETWEEN ? AND ?`;
+    const score = scored.map(() => `(w.id IN (${span}))`).join(" + ");
+    const coverage = scored.flatMap((c) => [coverageExpr(query.terms, c.column), w.lo, w.hi]);
+    rows = rankCandidates(
+      db,
+      {
+        sql: `WITH w AS MATERIALIZED (${all.sql}) SELECT w.id, ${base} + ${score} AS score FROM w`,
+        params: [...all.params, ...(coverage as unknown as SqlParam[])],
+      },
+      { grantsTime, k },
+    );
+  }
+  // Backstop: the index holds only live rows of the stream; anything else is dropped.
+  const candidates: Candidate[] = rows
+    .filter(
+      (r) =>
+        !r.deleted &&
+        r.stream === scope.stream.name &&
+        r.connector_key === scope.connectorKey &&
+        scope.connectionIds.includes(r.connection_id),
+    )
+    .map(({ deleted: _d, ...r }) => ({ ...r, scope, table, columns }));
+  const total = w.n;
+  if (total < query.rankWindow) return { rows: candidates, total, complete: true, estimate: total };
+  // The window is full: count older visible matches (capped) for recall and the estimate.
+  const older = db
+    .stmt(
+      `SELECT count(*) FROM (SELECT 1 FROM ${from}
+       WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
+    )
+    .pluck()
+    .get(match, w.lo, ...where.params, ESTIMATE_EXTRA) as number;
+  if (older === 0) return { rows: candidates, total, complete: true, estimate: total };
+  return { rows: candidates, total, complete: false, estimate: matchedEstimate(total, older) };
+}
