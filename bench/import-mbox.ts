@@ -1,19 +1,20 @@
 // Import throughput: streams an mbox into a temp SQLite store through the in-process RS (the same path
 // as `pdpp import mbox`) and prints messages/s, MB/s and peak RSS. Usage: tsx bench/import-mbox.ts --file F
-// [--batch-size 500] [--in-thread] [--keep]
+// [--batch-size N] [--in-thread] [--keep]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { hashToken, newToken } from "../src/core/ids.js";
 import { importFile } from "../src/importers/import-file.js";
+import { DEFAULT_BATCH_SIZE } from "../src/importers/run-import.js";
 import { createApp } from "../src/rs/app.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 
 const { values } = parseArgs({
   options: {
     file: { type: "string", default: "bench/data/bench.mbox" },
-    "batch-size": { type: "string", default: "500" },
+    "batch-size": { type: "string", default: String(DEFAULT_BATCH_SIZE) },
     keep: { type: "boolean", default: false },
     // A/B switch: parse on the main thread (no worker), as before the worker existed.
     "in-thread": { type: "boolean", default: false },
@@ -47,7 +48,12 @@ const mainCpuBefore = mainThreadCpuSeconds();
 const started = performance.now();
 let lastLog = started;
 const result = await importFile(
-  { fetch: async (r) => app.fetch(r), baseUrl: "http://127.0.0.1", ownerToken },
+  {
+    fetch: async (r) => app.fetch(r),
+    baseUrl: "http://127.0.0.1",
+    ownerToken,
+    ingest: (id, stream, ops) => store.applyBatch(id, stream, ops),
+  },
   {
     kind: "mbox",
     path: values.file!,

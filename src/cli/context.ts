@@ -5,6 +5,7 @@ import { homePaths, resolveHome } from "../config/home.js";
 import { readOwnerToken } from "../config/owner-token.js";
 import { PdppError } from "../core/errors.js";
 import { hashToken } from "../core/ids.js";
+import type { OwnerApi } from "../importers/owner-sink.js";
 import { createApp } from "../rs/app.js";
 import { openStoreAt } from "../store/open.js";
 
@@ -13,6 +14,7 @@ export interface OpenedApp {
   /** Base for request URLs; a loopback origin so the RS's Host check accepts them. */
   baseUrl: string;
   ownerToken: string;
+  ingest?: OwnerApi["ingest"];
   close(): Promise<void>;
 }
 
@@ -54,10 +56,13 @@ export async function openHomeApp(home: string, options: { databaseUrl?: string 
   // Re-registering the hash keeps the token file authoritative even for a recreated database.
   await opened.store.putOwnerToken(hashToken(ownerToken));
   const app = createApp({ store: opened.store, bindHost: "127.0.0.1" });
+  const store = opened.store;
   return {
     fetch: async (request) => app.fetch(request),
     baseUrl: IN_PROCESS_BASE_URL,
     ownerToken,
+    // Imports in this process write batches to the store directly (owner-sink.ts), not as NDJSON.
+    ingest: (connectionId, stream, ops) => store.applyBatch(connectionId, stream, ops),
     close: () => opened.close(),
   };
 }

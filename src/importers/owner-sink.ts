@@ -1,13 +1,20 @@
-// An ImportSink over the RS owner HTTP API: registers the manifest, ensures the connection, and posts each
-// batch as one NDJSON request (one transaction). Works in-process (createApp(...).fetch) or over HTTP.
+// An ImportSink over the RS owner API: registers the manifest, ensures the connection, and writes each
+// batch as one transaction — one NDJSON request over HTTP, or, in-process, straight to the store's
+// applyBatch with the same per-line checks the NDJSON route makes (no request/response serialisation).
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { Manifest } from "../core/manifest.js";
+import type { IngestOp, IngestResult } from "../store/store.js";
 import { type ImportSink, SerializedRecord, type SinkBatchResult } from "./types.js";
 
 export interface OwnerApi {
   fetch: (request: Request) => Promise<Response>;
   baseUrl: string;
   ownerToken: string;
+  /**
+   * In-process only: the store's own applyBatch (the function the NDJSON route calls). When present,
+   * batches skip the HTTP round trip; connectors and connections still go through `fetch`.
+   */
+  ingest?: (connectionId: string, stream: string, ops: IngestOp[]) => Promise<IngestResult>;
 }
 
 export interface OwnerSink extends ImportSink {
@@ -17,6 +24,9 @@ export interface OwnerSink extends ImportSink {
 
 /** Keep each request well under the RS's 64 MiB ingest limit; a bigger batch is split (each part atomic). */
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
+/** `{"op":"upsert","data":` + `}` + the newline: what the NDJSON line adds to a record's JSON. */
+const UPSERT_LINE_OVERHEAD = 24;
 
 interface IngestAnswer {
   added: number;
@@ -41,12 +51,13 @@ export async function openOwnerSink(
   const connectionId = connection.connection_id;
 
   const post = async (stream: string, lines: string[]): Promise<SinkBatchResult> => {
+    if (api.ingest) return ingestDirect(api.ingest, { connectionId, stream, lines });
     const path = `/v1/owner/connections/${connectionId}/streams/${encodeURIComponent(stream)}/records`;
     const answer = (await call(
       api,
       "POST",
       path,
-      `${lines.join("\n")}\n`,
+      lines.map((json) => `{"op":"upsert","data":${json}}\n`).join(""),
       "application/x-ndjson",
     )) as IngestAnswer;
     return {
@@ -77,12 +88,10 @@ export async function openOwnerSink(
         bytes = 0;
       };
       for (const data of records) {
-        // A serialized record is spliced in as is: its JSON text was built once, off the main thread.
-        const line =
-          data instanceof SerializedRecord
-            ? `{"op":"upsert","data":${data.json}}`
-            : JSON.stringify({ op: "upsert", data });
-        const size = Buffer.byteLength(line) + 1;
+        // A serialized record is spliced in as is: its JSON text was built once (off the main thread
+        // for mbox). The size counted is the NDJSON line's, on both paths, so batches split alike.
+        const json = data instanceof SerializedRecord ? data.json : JSON.stringify(data);
+        const size = Buffer.byteLength(json) + UPSERT_LINE_OVERHEAD;
         if (size > MAX_REQUEST_BYTES) {
           await flush();
           total.rejected.push({
@@ -93,13 +102,49 @@ export async function openOwnerSink(
           continue;
         }
         if (bytes + size > MAX_REQUEST_BYTES) await flush();
-        lines.push(line);
+        lines.push(json);
         bytes += size;
       }
       await flush();
       return total;
     },
   };
+}
+
+/**
+ * One batch straight into the store: each record's JSON is parsed exactly as the NDJSON route parses
+ * its line (so the store sees the same plain JSON values, never an importer's Date or undefined), then
+ * every valid op goes to applyBatch — one transaction, all or nothing — and rejections keep their index.
+ */
+async function ingestDirect(
+  ingest: NonNullable<OwnerApi["ingest"]>,
+  batch: { connectionId: string; stream: string; lines: string[] },
+): Promise<SinkBatchResult> {
+  const ops: IngestOp[] = [];
+  const indexOf: number[] = [];
+  const rejected: { index: number; reason: string }[] = [];
+  batch.lines.forEach((json, index) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(json);
+    } catch {
+      rejected.push({ index, reason: "not valid JSON" });
+      return;
+    }
+    if (typeof data !== "object" || data === null || Array.isArray(data)) {
+      rejected.push({ index, reason: "data must be a JSON object" });
+      return;
+    }
+    ops.push({ op: "upsert", data: data as Record<string, unknown> });
+    indexOf.push(index);
+  });
+  const result =
+    ops.length > 0
+      ? await ingest(batch.connectionId, batch.stream, ops)
+      : { added: 0, updated: 0, unchanged: 0, deleted: 0, rejected: [] };
+  for (const r of result.rejected) rejected.push({ index: indexOf[r.index]!, reason: r.reason });
+  rejected.sort((a, b) => a.index - b.index);
+  return { added: result.added, updated: result.updated, unchanged: result.unchanged, rejected };
 }
 
 /** The connection ids of one connector, to tell a new connection from an existing one. */

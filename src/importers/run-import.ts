@@ -10,7 +10,17 @@ import {
   SerializedRecord,
 } from "./types.js";
 
-export const DEFAULT_BATCH_SIZE = 500;
+/**
+ * Records per batch (one transaction). Commits are what an import pays for: each writes every index
+ * page the batch dirtied, and time-keyed indexes spread a batch over the whole index, so 500-row
+ * batches cost twice the CPU of 20,000-row ones (bench/import-jsonl.ts measures both).
+ */
+export const DEFAULT_BATCH_SIZE = 20_000;
+/**
+ * JSON characters per batch, whatever the count: batches of large records (mail bodies, chat logs)
+ * commit early, so the records held for one batch stay bounded in memory.
+ */
+export const DEFAULT_BATCH_CHARS = 16 * 1024 * 1024;
 /** Rejections kept in the summary; the count is always exact. */
 export const MAX_REPORTED_REJECTIONS = 100;
 
@@ -18,23 +28,27 @@ export interface RunImportOptions {
   source: AsyncIterable<RunnableItem>;
   sink: ImportSink;
   batchSize?: number;
+  /** JSON characters that close a batch early (default DEFAULT_BATCH_CHARS). */
+  batchChars?: number;
   onProgress?: (progress: ImportProgress) => void;
 }
 
 interface Pending {
   records: ImportRecord[];
   positions: string[];
+  chars: number;
 }
 
 const zeroCounts = (): ImportCounts => ({ added: 0, updated: 0, unchanged: 0, rejected: 0 });
 
 /**
- * Read every item, write full batches as they fill (one sink call = one transaction), flush the rest at the
- * end. A malformed item is counted as rejected with its position and skipped; it never aborts the run.
+ * Read every item, write full batches as they fill (by count or by JSON size; one sink call = one
+ * transaction), flush the rest at the end. A malformed item is counted as rejected with its position and skipped; it never aborts the run.
  */
 export async function runImport(options: RunImportOptions): Promise<ImportSummary> {
   const started = Date.now();
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  const batchChars = Math.max(1, options.batchChars ?? DEFAULT_BATCH_CHARS);
   const totals = zeroCounts();
   const perStream: Record<string, ImportCounts> = {};
   const rejections: ImportRejection[] = [];
@@ -82,12 +96,16 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
     perStream[item.stream] ??= zeroCounts();
     let batch = pending.get(item.stream);
     if (!batch) {
-      batch = { records: [], positions: [] };
+      batch = { records: [], positions: [], chars: 0 };
       pending.set(item.stream, batch);
     }
-    batch.records.push("json" in item ? new SerializedRecord(item.json) : item.data);
+    // Held as JSON text (the sink writes JSON anyway): compact while the batch fills, and its size is
+    // known, so a batch of big records closes early.
+    const json = "json" in item ? item.json : JSON.stringify(item.data);
+    batch.records.push(new SerializedRecord(json));
+    batch.chars += json.length;
     batch.positions.push(item.position ?? `${item.stream} record ${read}`);
-    if (batch.records.length >= batchSize) await flush(item.stream);
+    if (batch.records.length >= batchSize || batch.chars >= batchChars) await flush(item.stream);
   }
   for (const stream of [...pending.keys()]) await flush(stream);
 

@@ -1,5 +1,5 @@
 // Child process for the crash tests: imports a file (an mbox unless a format is named; flags as JSON,
-// a state folder for folder importers) into a SQLite store through the in-process app and prints one line
+// a state folder for folder importers) into a SQLite store through the in-process app (batches straight to the store, as `pdpp import` does) and prints one line
 // per committed batch, so the parent can kill -9 it mid-import.
 import { hashToken } from "../../src/core/ids.js";
 import { importFile } from "../../src/importers/import-file.js";
@@ -12,7 +12,12 @@ const store = await openSqliteStore({ path: dbPath });
 await store.putOwnerToken(hashToken(ownerToken));
 const app = createApp({ store });
 const result = await importFile(
-  { fetch: async (r) => app.fetch(r), baseUrl: "http://127.0.0.1", ownerToken },
+  {
+    fetch: async (r) => app.fetch(r),
+    baseUrl: "http://127.0.0.1",
+    ownerToken,
+    ingest: (id, stream, ops) => store.applyBatch(id, stream, ops),
+  },
   {
     kind,
     path: mboxPath,

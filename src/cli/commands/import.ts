@@ -13,6 +13,7 @@ import { loadManifestFile } from "../../importers/generic.js";
 import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
 import { CONTENT_HASH_FIELD } from "../../importers/infer.js";
 import { type FormatFlag, findFormat, IMPORT_FORMATS, type ImportFormat } from "../../importers/registry.js";
+import { DEFAULT_BATCH_SIZE } from "../../importers/run-import.js";
 import type { CliContext } from "../context.js";
 
 export interface ImportFlags {
@@ -35,7 +36,11 @@ export function register(program: Command, context: CliContext): void {
     )
     .argument("[file]", "the file (or folder) to import when the format is left to detection")
     .option("--connection <label>", "account label of the connection (default: per format)")
-    .addOption(new Option("--batch-size <n>", "records per transaction").default("500").hideHelp());
+    .addOption(
+      new Option("--batch-size <n>", "records per transaction")
+        .default(String(DEFAULT_BATCH_SIZE))
+        .hideHelp(),
+    );
   // Detected formats can take their own flags too: declare each distinct one once on the parent.
   const parentFlags = new Set<string>();
   for (const format of IMPORT_FORMATS) {
@@ -66,7 +71,11 @@ export function register(program: Command, context: CliContext): void {
       .description(format.description)
       .argument(argument.syntax, argument.description)
       .option("--connection <label>", `account label of the connection (default: ${defaultLabel})`)
-      .addOption(new Option("--batch-size <n>", "records per transaction").default("500").hideHelp());
+      .addOption(
+        new Option("--batch-size <n>", "records per transaction")
+          .default(String(DEFAULT_BATCH_SIZE))
+          .hideHelp(),
+      );
     for (const flag of format.flags ?? []) sub.addOption(formatOption(flag, flag.description));
     if (format.generic) {
       sub
@@ -139,7 +148,7 @@ export async function runImportCommand(
     generic.stream = flags.stream;
     generic.connectorKey = flags.connector;
   }
-  const batchSize = Number(flags.batchSize ?? 500);
+  const batchSize = Number(flags.batchSize ?? DEFAULT_BATCH_SIZE);
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new PdppError("invalid_request", "--batch-size must be a positive integer.");
   }

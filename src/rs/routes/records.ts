@@ -15,7 +15,13 @@
 //   The full text stays readable through the field-window endpoint. Not part of the cursor
 //   binding (it changes presentation, not which records a page holds).
 import type { Hono } from "hono";
-import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
+import {
+  fingerprint,
+  malformedCursor,
+  namedCursorError,
+  openBoundCursor,
+  signCursor,
+} from "../../core/cursor.js";
 import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
 import type { ListEnvelope, WireRecord } from "../../core/wire.js";
 import type { ListPosition } from "../../store/store.js";
@@ -76,9 +82,15 @@ export function registerRecords(app: Hono<RsEnv>): void {
       g: cursorBearer(c.get("auth")),
     });
     const rawCursor = params.single("cursor");
-    const after = rawCursor
-      ? positionOf(openBoundCursor(secret, rawCursor, { kind: "list", fingerprint: fp }))
-      : undefined;
+    let after: ListPosition | undefined;
+    try {
+      after = rawCursor
+        ? positionOf(openBoundCursor(secret, rawCursor, { kind: "list", fingerprint: fp }))
+        : undefined;
+    } catch (error) {
+      // The stream is visible here (streamScopes answered): the error may name it (item 11).
+      throw namedCursorError(error, `the records of ${stream}`);
+    }
     const result = await deps.store.listRecords(scopes, {
       conditions,
       sort,

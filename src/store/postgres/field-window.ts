@@ -1,6 +1,8 @@
 // readFieldWindow on Postgres: windows of chunked text fields touch at most two chunks; a `q`
-// window finds its chunk in SQL (text-match.ts). Other string fields are windowed in memory.
+// window finds its chunk in SQL (text-match.ts). Other values are windowed in memory (non-strings as
+// their canonical JSON).
 import type pg from "pg";
+import { windowText } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { isFieldPath, sha256Digest } from "../../core/ids.js";
@@ -20,7 +22,7 @@ interface WindowRow {
 }
 
 function notText(path: string): PdppError {
-  return new PdppError("field_not_text", `field ${path} is not text; read it with fetch instead.`, {
+  return new PdppError("field_not_text", `field ${path} has no value on this record.`, {
     param: "field",
   });
 }
@@ -68,13 +70,15 @@ export async function readFieldWindow(
       match,
     };
   }
-  if (typeof row.value !== "string") throw notText(path);
-  const value = row.value;
+  const found = windowText(row.value);
+  if (found === null) throw notText(path);
+  const value = found.text;
   const sizeChars = codePointLength(value);
   const match = selector.kind === "match" ? findFirstMatch([value], selector.q) : null;
   const span = windowSpan(selector, sizeChars, match);
   return {
-    ...base,
+    // A non-string value reads as its canonical JSON text (issue 9 item 3).
+    ...(found.json ? { textLike: false, mimeType: "application/json" } : base),
     sizeChars,
     digest: sha256Digest(value),
     text: sliceCodePoints(value, span.start, span.end),

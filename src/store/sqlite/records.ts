@@ -9,7 +9,7 @@ import type {
   StoredRecord,
 } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { materialize, RECORD_COLUMNS, type RecordRow, readPageTexts } from "./materialize.js";
+import { materialize, type RecordRow, readPageTexts, recordColumns } from "./materialize.js";
 import {
   bindValue,
   fieldExpr,
@@ -20,6 +20,7 @@ import {
   scopeByConnection,
   scopesWhere,
 } from "./scope-sql.js";
+import { anyProjected, seenVersionSql } from "./seen-sql.js";
 
 function rowScope(scopes: Map<string, StreamScope>, row: RecordRow): StreamScope {
   return scopes.get(`${row.connection_id}\u0000${row.stream}`) as StreamScope;
@@ -71,7 +72,8 @@ export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuer
     parts.push(keyset.sql);
     params.push(...keyset.params);
   }
-  const sql = `SELECT ${RECORD_COLUMNS}, ${sortExpr.sql} AS sort_value FROM records r
+  const columns = recordColumns(live, query.previewChars !== undefined);
+  const sql = `SELECT ${columns}, ${sortExpr.sql} AS sort_value FROM records r
     WHERE (${parts.join(") AND (")})
     ORDER BY sort_value ${dir}, r.connection_id ${dir}, r.record_id ${dir} LIMIT ?`;
   const rows = db.stmt(sql).all(...sortExpr.params, ...params, query.limit + 1) as RecordRow[];
@@ -107,10 +109,15 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
   if (live.length === 0) return { records: [], hasMore: false, lastVersion: query.afterVersion };
   // Tombstones are included here (and only here); the time range still applies to them.
   const where = scopesWhere(live, [], { includeDeleted: true });
-  const sql = `SELECT ${RECORD_COLUMNS} FROM records r
-    WHERE (${where.sql}) AND r.version > ?
-    ORDER BY r.version LIMIT ?`;
-  const rows = db.stmt(sql).all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[];
+  const rows = anyProjected(live)
+    ? projectedChangeRows(db, live, where, query)
+    : (db
+        .stmt(
+          `SELECT ${recordColumns(live, query.previewChars !== undefined)} FROM records r
+           WHERE (${where.sql}) AND r.version > ?
+           ORDER BY r.version LIMIT ?`,
+        )
+        .all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[]);
   const byConnection = scopeByConnection(live);
   const records: StoredRecord[] = rows.slice(0, query.limit).map((row) =>
     materialize(db, row, {
@@ -124,6 +131,51 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
     hasMore: rows.length > query.limit,
     lastVersion: records.length ? records[records.length - 1].version : query.afterVersion,
   };
+}
+
+/**
+ * A changes page for scopes that project fields, in the order of the versions they observe
+ * (core/stamps.ts). Rows never updated since their base observe their stored version and come
+ * straight from the version index; updated rows (the partial index records_stream_stamped) have
+ * theirs computed, and only those whose base is not past the first part's last row can compete.
+ * The stored version is never below the observed one, so `version > after` prefilters both.
+ */
+function projectedChangeRows(
+  db: SqliteDb,
+  live: StreamScope[],
+  where: SqlPart,
+  query: ChangesQuery,
+): RecordRow[] {
+  const want = query.limit + 1;
+  const columns = recordColumns(live, query.previewChars !== undefined);
+  const plain = db
+    .stmt(
+      `SELECT ${columns}, r.version AS seen FROM records r
+       WHERE (${where.sql}) AND r.stamps IS NULL AND r.version > ?
+       ORDER BY r.version LIMIT ?`,
+    )
+    .all(...where.params, query.afterVersion, want) as (RecordRow & { seen: number })[];
+  const bound = plain.length === want ? plain[plain.length - 1].seen : null;
+  const seen = seenVersionSql(live);
+  const stamped = db
+    .stmt(
+      `SELECT * FROM (
+         SELECT ${columns}, ${seen.sql} AS seen FROM records r
+         WHERE (${where.sql}) AND r.stamps IS NOT NULL AND r.version > ?${bound === null ? "" : " AND r.base_version <= ?"}
+       ) WHERE seen > ? ORDER BY seen LIMIT ?`,
+    )
+    .all(
+      ...seen.params,
+      ...where.params,
+      query.afterVersion,
+      ...(bound === null ? [] : [bound]),
+      query.afterVersion,
+      want,
+    ) as (RecordRow & { seen: number })[];
+  return [...plain, ...stamped]
+    .sort((a, b) => a.seen - b.seen)
+    .slice(0, want)
+    .map(({ seen: _, ...row }) => row);
 }
 
 export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, number> {
@@ -146,12 +198,14 @@ export function findVisibleRow(
   db: SqliteDb,
   scope: StreamScope,
   ref: { connectionId: string; recordId: string },
+  options: { projectBinary?: boolean } = {},
 ) {
   if (!scope.connectionIds.includes(ref.connectionId)) return undefined;
   const narrowed = { ...scope, connectionIds: [ref.connectionId] };
   const where = scopesWhere([narrowed], []);
+  const columns = recordColumns([scope], options.projectBinary === true);
   return db
-    .stmt(`SELECT ${RECORD_COLUMNS} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
+    .stmt(`SELECT ${columns} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
     .get(...where.params, ref.recordId) as RecordRow | undefined;
 }
 
@@ -161,7 +215,8 @@ export function getRecord(
   ref: { connectionId: string; recordId: string },
   options: { fields?: string[]; previewChars?: number } = {},
 ): StoredRecord | null {
-  const row = findVisibleRow(db, scope, ref);
+  // A preview read (the MCP adapter's) leaves binary bytes in the store (issue 9 item 7).
+  const row = findVisibleRow(db, scope, ref, { projectBinary: options.previewChars !== undefined });
   if (!row) return null;
   return materialize(db, row, { scope, fields: options.fields, previewChars: options.previewChars });
 }

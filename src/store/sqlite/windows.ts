@@ -1,5 +1,7 @@
 // Field windows of the SQLite store: code-point ranges and first-match windows, read from the
-// chunk table for text_fields (at most two chunks per range) or from the payload for other strings.
+// chunk table for text_fields (at most two chunks per range) or from the payload for other values
+// (a non-string as its canonical JSON).
+import { windowText } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { sha256Digest } from "../../core/ids.js";
@@ -12,9 +14,18 @@ import { jsonPath, requireGranted } from "./scope-sql.js";
 import { findInText, readTextRange, textMeta } from "./text-store.js";
 
 function notText(path: string): PdppError {
-  return new PdppError("field_not_text", `field ${path} is not text; read it with fetch instead.`, {
+  return new PdppError("field_not_text", `field ${path} has no value on this record.`, {
     param: "field",
   });
+}
+
+/** A json_extract result as the JS value it stands for (objects/arrays come back as JSON text). */
+function jsonValue(type: string | null, value: unknown): unknown {
+  if (type === null || type === "null") return null;
+  if (type === "true") return true;
+  if (type === "false") return false;
+  if (type === "object" || type === "array") return JSON.parse(value as string);
+  return value;
 }
 
 /** [start, end) of the window for a selector, given the field size and match (if any). */
@@ -70,16 +81,18 @@ export function readFieldWindow(
     v: unknown;
     t: string | null;
   };
-  if (value.t !== "text" || typeof value.v !== "string") throw notText(path);
-  const text = value.v;
+  const found = windowText(jsonValue(value.t, value.v));
+  if (found === null) throw notText(path);
+  const text = found.text;
   const size = codePointLength(text);
   const match = selector.kind === "match" ? findFirstMatch([text], selector.q) : null;
   const { start, end } = windowBounds(size, selector, match);
   return {
     sizeChars: size,
     digest: sha256Digest(text),
-    textLike: isTextField,
-    ...(mimeType ? { mimeType } : {}),
+    // A non-string value reads as its canonical JSON text (issue 9 item 3).
+    textLike: isTextField && !found.json,
+    ...(found.json ? { mimeType: "application/json" } : mimeType ? { mimeType } : {}),
     text: sliceCodePoints(text, start, end),
     startChars: start,
     endChars: end,
