@@ -228,6 +228,25 @@ ALTER TABLE search_lex SET (parallel_workers = 0);
 ANALYZE search_lex;
 `,
   },
+  {
+    version: 8,
+    name: "change_stamps",
+    // Field-path change stamps (core/stamps.ts): NULL stamps mean no update since the last
+    // (re)creation or deletion, so existing rows need no backfill (their base is their current
+    // version and emitted_at) and adding the nullable columns rewrites nothing. The partial index
+    // lists only updated rows, which a projected grant's changes feed orders by the version it
+    // observes; pdpp_seen_stamp is the newest stamp at or under one of a scope's paths.
+    sql: `
+ALTER TABLE records ADD COLUMN stamps jsonb, ADD COLUMN base_version bigint, ADD COLUMN base_emitted_at text;
+CREATE INDEX records_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
+CREATE FUNCTION pdpp_seen_stamp(stamps jsonb, paths text[]) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT s.value FROM jsonb_each(stamps) s
+  WHERE EXISTS (SELECT 1 FROM unnest(paths) p WHERE s.key = p OR starts_with(s.key, p || '.'))
+  ORDER BY (s.value ->> 0)::bigint DESC LIMIT 1
+$fn$;
+`,
+  },
 ];
 
 /**

@@ -6,11 +6,12 @@ import { isFieldPath } from "../../core/ids.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import type { StoredRecord } from "../store.js";
 import type { Queryable } from "./pool.js";
+import { observedStamp } from "./seen-sql.js";
 import { readTextPrefixes } from "./text-store.js";
 
 /** Columns every record read selects (alias r = records, c = connections). */
 export const RECORD_COLUMNS = `r.rid, r.connection_id, c.connector_key, r.stream, r.record_id, r.emitted_at, r.time,
-  r.version, r.digest, r.deleted, r.payload`;
+  r.version, r.digest, r.deleted, r.payload, r.stamps, r.base_version, r.base_emitted_at`;
 export const RECORD_FROM = "records r JOIN connections c ON c.connection_id = r.connection_id";
 
 /**
@@ -58,6 +59,9 @@ export interface RecordRow {
   digest: string;
   deleted: boolean;
   payload: Record<string, unknown>;
+  stamps: unknown;
+  base_version: string | null;
+  base_emitted_at: string | null;
   /** From recordColumns: sizes of the binary fields left in the store. */
   binary_sizes?: (number | null)[] | null;
 }
@@ -115,14 +119,15 @@ export async function hydrateRecords(
         previews[path] = { sizeChars: text.sizeChars, digest: text.digest, complete: false };
       }
     }
+    const seen = observedStamp(row, scope);
     const record: StoredRecord = {
       connectionId: row.connection_id,
       connectorKey: row.connector_key,
       stream: row.stream,
       recordId: row.record_id,
-      emittedAt: row.emitted_at,
+      emittedAt: seen.emittedAt,
       time: row.time,
-      version: Number(row.version),
+      version: seen.version,
       digest: row.digest,
       deleted: row.deleted,
       data: projectData(full, {

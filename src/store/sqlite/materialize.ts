@@ -3,13 +3,14 @@
 // payload to the scope's fields.
 import type { StreamScope } from "../../core/grant.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
+import { observedPaths, parseStamps, visibleStamp } from "../../core/stamps.js";
 import type { StoredRecord } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { jsonPath } from "./scope-sql.js";
 import { readText, readTextRange, type TextMeta, textMetas } from "./text-store.js";
 
 export const RECORD_COLUMNS =
-  "r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.payload, r.emitted_at, r.time, r.version, r.digest, r.deleted";
+  "r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.payload, r.emitted_at, r.time, r.version, r.digest, r.deleted, r.stamps, r.base_version, r.base_emitted_at";
 
 /**
  * RECORD_COLUMNS for a read that leaves binary fields in the store (issue 9 item 7): the payload
@@ -56,9 +57,34 @@ export interface RecordRow {
   version: number;
   digest: string;
   deleted: number;
+  stamps: string | null;
+  base_version: number | null;
+  base_emitted_at: string | null;
   sort_value?: string | number | null;
   /** From recordColumns: sizes of the binary fields left in the store (JSON array). */
   binary_sizes?: string | null;
+}
+
+/**
+ * The (version, emitted_at) a scope observes (core/stamps.ts): the stored ones unless the record
+ * was updated since its base and the scope projects fields (no JSON work otherwise).
+ */
+export function observedStamp(
+  row: Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at">,
+  scope: StreamScope,
+): { version: number; emittedAt: string } {
+  if (row.stamps === null || scope.fields === "all")
+    return { version: row.version, emittedAt: row.emitted_at };
+  return visibleStamp(
+    {
+      version: row.version,
+      emittedAt: row.emitted_at,
+      baseVersion: row.base_version,
+      baseEmittedAt: row.base_emitted_at,
+      stamps: parseStamps(row.stamps),
+    },
+    observedPaths(scope),
+  );
 }
 
 /** A text field of a record as a page read gives it: whole, or already cut to the preview. */
@@ -161,14 +187,15 @@ export function materialize(
       previews[path] = { sizeChars: size, complete: false };
     }
   }
+  const seen = observedStamp(row, scope);
   const record: StoredRecord = {
     connectionId: row.connection_id,
     connectorKey: row.connector_key,
     stream: row.stream,
     recordId: row.record_id,
-    emittedAt: row.emitted_at,
+    emittedAt: seen.emittedAt,
     time: row.time,
-    version: row.version,
+    version: seen.version,
     digest: row.digest,
     deleted: row.deleted === 1,
     data: projectData(data, { granted: scope.fields, requested: fields, primaryKey: stream.primary_key }),

@@ -97,6 +97,19 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
     version: 6,
     sql: "CREATE INDEX records_search_key ON records (id, time, connection_id, stream, deleted)",
   },
+  // Field-path change stamps (core/stamps.ts): NULL stamps mean no update since the last
+  // (re)creation or deletion, so existing rows need no backfill: their base is their current
+  // version and emitted_at. The partial index lists only updated rows, which a projected grant's
+  // changes feed orders by their visible version.
+  {
+    version: 7,
+    sql: `
+      ALTER TABLE records ADD COLUMN stamps TEXT;
+      ALTER TABLE records ADD COLUMN base_version INTEGER;
+      ALTER TABLE records ADD COLUMN base_emitted_at TEXT;
+      CREATE INDEX records_stream_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
+    `,
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

@@ -20,6 +20,7 @@ import {
   scopeByConnection,
   scopesWhere,
 } from "./scope-sql.js";
+import { anyProjected, seenVersionSql } from "./seen-sql.js";
 
 function rowScope(scopes: Map<string, StreamScope>, row: RecordRow): StreamScope {
   return scopes.get(`${row.connection_id}\u0000${row.stream}`) as StreamScope;
@@ -108,10 +109,15 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
   if (live.length === 0) return { records: [], hasMore: false, lastVersion: query.afterVersion };
   // Tombstones are included here (and only here); the time range still applies to them.
   const where = scopesWhere(live, [], { includeDeleted: true });
-  const sql = `SELECT ${recordColumns(live, query.previewChars !== undefined)} FROM records r
-    WHERE (${where.sql}) AND r.version > ?
-    ORDER BY r.version LIMIT ?`;
-  const rows = db.stmt(sql).all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[];
+  const rows = anyProjected(live)
+    ? projectedChangeRows(db, live, where, query)
+    : (db
+        .stmt(
+          `SELECT ${recordColumns(live, query.previewChars !== undefined)} FROM records r
+           WHERE (${where.sql}) AND r.version > ?
+           ORDER BY r.version LIMIT ?`,
+        )
+        .all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[]);
   const byConnection = scopeByConnection(live);
   const records: StoredRecord[] = rows.slice(0, query.limit).map((row) =>
     materialize(db, row, {
@@ -125,6 +131,51 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
     hasMore: rows.length > query.limit,
     lastVersion: records.length ? records[records.length - 1].version : query.afterVersion,
   };
+}
+
+/**
+ * A changes page for scopes that project fields, in the order of the versions they observe
+ * (core/stamps.ts). Rows never updated since their base observe their stored version and come
+ * straight from the version index; updated rows (the partial index records_stream_stamped) have
+ * theirs computed, and only those whose base is not past the first part's last row can compete.
+ * The stored version is never below the observed one, so `version > after` prefilters both.
+ */
+function projectedChangeRows(
+  db: SqliteDb,
+  live: StreamScope[],
+  where: SqlPart,
+  query: ChangesQuery,
+): RecordRow[] {
+  const want = query.limit + 1;
+  const columns = recordColumns(live, query.previewChars !== undefined);
+  const plain = db
+    .stmt(
+      `SELECT ${columns}, r.version AS seen FROM records r
+       WHERE (${where.sql}) AND r.stamps IS NULL AND r.version > ?
+       ORDER BY r.version LIMIT ?`,
+    )
+    .all(...where.params, query.afterVersion, want) as (RecordRow & { seen: number })[];
+  const bound = plain.length === want ? plain[plain.length - 1].seen : null;
+  const seen = seenVersionSql(live);
+  const stamped = db
+    .stmt(
+      `SELECT * FROM (
+         SELECT ${columns}, ${seen.sql} AS seen FROM records r
+         WHERE (${where.sql}) AND r.stamps IS NOT NULL AND r.version > ?${bound === null ? "" : " AND r.base_version <= ?"}
+       ) WHERE seen > ? ORDER BY seen LIMIT ?`,
+    )
+    .all(
+      ...seen.params,
+      ...where.params,
+      query.afterVersion,
+      ...(bound === null ? [] : [bound]),
+      query.afterVersion,
+      want,
+    ) as (RecordRow & { seen: number })[];
+  return [...plain, ...stamped]
+    .sort((a, b) => a.seen - b.seen)
+    .slice(0, want)
+    .map(({ seen: _, ...row }) => row);
 }
 
 export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, number> {
