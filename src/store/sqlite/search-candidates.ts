@@ -33,7 +33,7 @@ export interface ScopeCandidates {
   estimate: number;
 }
 
-/** Windows at most this large are ranked by the top-k sort without the time-index walk. */
+/** Windows at most this large are scored row by row and sorted, without probes or the walk. */
 const WALK_MIN_WINDOW = 1024;
 
 /** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
@@ -120,28 +120,33 @@ export function scopeCandidates(
   };
   const grantsTime = scopeGrantsTime(scope);
   const k = query.k;
+  // A small window (a selective query) is scored row by row at once: its few postings cost less
+  // than probing fields and trying the top level first.
+  const small = w.n <= WALK_MIN_WINDOW;
   // A single granted field covers every match (score 1); otherwise drop the fields no window row covers.
   const scored =
     columns.length === 1
       ? []
-      : columns.filter((c) => {
-          // Over the span alone: a row outside a filtered window can only keep a field (slower,
-          // never different), and the window's rowid list is not rebuilt per field.
-          const probe = windowRows(
-            { ...w, ids: null },
-            `(${match}) AND (${coverageExpr(query.terms, c.column)})`,
-          );
-          return db.stmt(`${probe.sql} LIMIT 1`).get(...probe.params) !== undefined;
-        });
+      : small
+        ? columns
+        : columns.filter((c) => {
+            // Over the span alone: a row outside a filtered window can only keep a field (slower,
+            // never different), and the window's rowid list is not rebuilt per field.
+            const probe = windowRows(
+              { ...w, ids: null },
+              `(${match}) AND (${coverageExpr(query.terms, c.column)})`,
+            );
+            return db.stmt(`${probe.sql} LIMIT 1`).get(...probe.params) !== undefined;
+          });
   const base = columns.length === 1 ? 1 : 0;
   // The top level: rows covered in every scored field (the whole window when none is scored).
   const topExpr = [`(${match})`, ...scored.map((c) => `(${coverageExpr(query.terms, c.column)})`)].join(
     " AND ",
   );
   const topScore = base + scored.length;
-  // A small window is sorted outright (the walk's probes would cost more than they save).
+  // The walk pays off only past a small window.
   const walk =
-    grantsTime && query.conditions.length === 0 && w.n > WALK_MIN_WINDOW
+    grantsTime && query.conditions.length === 0 && !small
       ? newestOfLevel(
           db,
           {
@@ -157,7 +162,7 @@ export function scopeCandidates(
         )
       : null;
   let rows: CandidateRow[] = walk ?? [];
-  if (walk === null) {
+  if (walk === null && !(small && scored.length > 0)) {
     const level = windowRows(w, topExpr);
     rows = rankCandidates(
       db,
