@@ -111,7 +111,8 @@ async function main() {
     cleanup = async () => {
       await store.close();
       await floor.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+      else console.log("kept", dir);
     };
   }
   try {
