@@ -286,4 +286,38 @@ describe("adapter audit", () => {
     assert.equal(errorOf(r).code, "record_not_found");
     assert.match(r.text, /^error record_not_found: /);
   });
+
+  test("3: fetch of a record with text and a large array: the array is cut in metadata with a continuation that finishes it", async () => {
+    const points = Array.from({ length: 3000 }, (_, i) => ({ x: i, label: `p${i}` }));
+    const json = canonicalJson(points);
+    await docs.store.applyBatch(docs.conn, "files", [
+      { op: "upsert", data: { file_id: "mix-1", name: "Mixed", tag: "t9", body: "Short text.", points } },
+    ]);
+    const id = `${docs.conn}/files:mix-1`;
+    const f = await call(client, "fetch", { id });
+    assert.equal(f.structured.text, "Short text.");
+    const meta = f.structured.metadata as {
+      fields: Record<string, unknown>;
+      fields_cut: Record<
+        string,
+        { shown: number; total: number; continue_with: { args: Record<string, unknown> } }
+      >;
+    };
+    assert.equal(meta.fields.points, json.slice(0, 200));
+    assert.deepEqual(meta.fields_cut.points, {
+      shown: 200,
+      total: json.length,
+      continue_with: { tool: "read_record_field", args: { id, field_path: "points", offset_chars: 200 } },
+    });
+    let args: Record<string, unknown> = { ...meta.fields_cut.points.continue_with.args, limit_chars: 16_384 };
+    let rest = "";
+    for (let i = 0; i < 20; i++) {
+      const r = await call(client, "read_record_field", args);
+      const w = r.structured.window as { text: string; next_cursor: string | null };
+      rest += w.text;
+      if (w.next_cursor === null) break;
+      args = { id, field_path: "points", cursor: w.next_cursor };
+    }
+    assert.equal(`${meta.fields.points}${rest}`, json);
+  });
 });

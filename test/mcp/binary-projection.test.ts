@@ -29,9 +29,13 @@ const FILES: Manifest = {
           name: { type: "string" },
           blob: { type: "string", contentMediaType: "application/pdf" },
           note: { type: "string" },
+          attachment: {
+            type: "object",
+            properties: { name: { type: "string" }, data: { type: "string", contentMediaType: "image/png" } },
+          },
         },
       },
-      binary_fields: ["blob"],
+      binary_fields: ["blob", "attachment.data"],
       query: { exact_filters: ["name"] },
     },
   ],
@@ -164,6 +168,51 @@ for (const backend of testBackends()) {
       const hidden = await store.getRecord(narrow, ref, { previewChars: 64 });
       assert.deepEqual(hidden?.data, { file_id: "big", name: "Big scan" });
       assert.equal(hidden?.previews, undefined);
+    });
+
+    test("a nested binary field: kept in the store, and its parent object has no JSON window (it would carry the bytes)", async () => {
+      const data = "iVBO".repeat(50_000);
+      await store.applyBatch(conn, "attachments", [
+        { op: "upsert", data: { file_id: "nested", name: "Nested", attachment: { name: "a.png", data } } },
+      ]);
+      const scope = scopeOf(conn, "all");
+      const read = await store.getRecord(
+        scope,
+        { connectionId: conn, recordId: "nested" },
+        { previewChars: 64 },
+      );
+      assert.deepEqual(read?.data.attachment, { name: "a.png", data: "" });
+      assert.deepEqual(read?.previews, { "attachment.data": { sizeChars: data.length, complete: false } });
+      const id = `${conn}/attachments:nested`;
+      const f = await call(client, "fetch", { id });
+      assert.deepEqual(JSON.parse(f.structured.text as string).attachment, {
+        name: "a.png",
+        data: { binary: true, mime_type: "image/png", size_chars: data.length },
+      });
+      const parent = await call(client, "read_record_field", { id, field_path: "attachment" });
+      assert.equal(parent.isError, true);
+      assert.match(
+        parent.text,
+        /^error field_not_text: attachment holds the binary field attachment\.data; window its other fields by their own paths\./,
+      );
+      const name = await call(client, "read_record_field", { id, field_path: "attachment.name" });
+      assert.equal(
+        name.text,
+        `${JSON.stringify({ id, field_path: "attachment.name", start: 0, end: 5, total: 5, complete: true, next_cursor: null, previous_cursor: null, match: null })}\na.png`,
+      );
+      const bytes = await call(client, "read_record_field", { id, field_path: "attachment.data" });
+      assert.match(
+        bytes.text,
+        /^error field_not_text: attachment\.data is a binary field; it has no text windows\./,
+      );
+    });
+
+    test("changes feed reads with preview_chars leave the bytes in the store too", async () => {
+      const scope = scopeOf(conn, "all");
+      const changes = await store.listChanges([scope], { afterVersion: 0, limit: 10, previewChars: 64 });
+      const big = changes.records.find((r) => r.recordId === "big");
+      assert.equal(big?.data.blob, "");
+      assert.deepEqual(big?.previews, { blob: { sizeChars: BIG_CHARS, complete: false } });
     });
   });
 }

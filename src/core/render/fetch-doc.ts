@@ -2,7 +2,7 @@
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
 import { canonicalJson } from "../canonical-json.js";
 import { deletePath, getPath } from "../projection.js";
-import type { SchemaStream, WireRecord } from "../wire.js";
+import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import {
   boundTitle,
   codePoints,
@@ -12,7 +12,7 @@ import {
   sliceCodePoints,
 } from "./budget.js";
 import { recordUri, windowUri } from "./handles.js";
-import { binaryFieldsOf, cutPayload } from "./record-preview.js";
+import { binaryFieldsOf, cutPayload, holdsCutText } from "./record-preview.js";
 
 export interface FetchDocument {
   id: string;
@@ -70,7 +70,7 @@ const SMALL_FIELD_CHARS = 200;
  */
 function smallFields(
   data: Record<string, unknown>,
-  options: { skip: string | null; recordId: string },
+  options: { skip: string | null; recordId: string; previews?: Record<string, FieldPreviewInfo> },
 ): { fields: Record<string, unknown>; cut: Record<string, unknown>; omitted: string[] } {
   const fields: Record<string, unknown> = {};
   const cut: Record<string, unknown> = {};
@@ -82,9 +82,9 @@ function smallFields(
     // array/object as its canonical JSON, the text read_record_field windows for it).
     let long: string | null =
       typeof value === "string" && codePoints(value) > SMALL_FIELD_CHARS ? value : null;
-    if (long === null && value !== null && typeof value === "object" && !holdsBinary(value)) {
-      const whole = JSON.stringify(value).length + key.length;
-      if (whole > FETCH_JSON_CHARS - used) long = canonicalJson(value);
+    const whole = value !== null && typeof value === "object";
+    if (long === null && whole && !holdsBinary(value) && !holdsCutText(key, options.previews)) {
+      if (JSON.stringify(value).length + key.length > FETCH_JSON_CHARS - used) long = canonicalJson(value);
     }
     const shown = long !== null ? sliceCodePoints(long, SMALL_FIELD_CHARS) : value;
     const size = JSON.stringify(shown ?? null).length + key.length + (long !== null ? 160 : 0);
@@ -158,7 +158,11 @@ export function buildFetchDocument(
     // The text field is the document text: it is not repeated among the other fields.
     const rest = structuredClone(data);
     deletePath(rest, textField);
-    const small = smallFields(rest, { skip: textField, recordId: record.id });
+    const small = smallFields(rest, {
+      skip: textField,
+      recordId: record.id,
+      previews: record.field_previews,
+    });
     metadata.fields = small.fields;
     if (Object.keys(small.cut).length > 0) metadata.fields_cut = small.cut;
     if (small.omitted.length > 0) {
@@ -174,7 +178,7 @@ export function buildFetchDocument(
     if (json.length > FETCH_JSON_CHARS) {
       // The way on is per field: read_record_field windows any field (a non-text one as its
       // canonical JSON), so the largest fields are named with their sizes and exact arguments.
-      const large = largeFields(data);
+      const large = largeFields(data, record.field_previews);
       if (large.length > 0) {
         metadata.large_fields = Object.fromEntries(large.map((f) => [f.path, f.size]));
         metadata.continue_with = {
@@ -213,12 +217,17 @@ function holdsBinary(value: object): boolean {
 const LARGE_FIELDS_SHOWN = 10;
 
 /** Top-level fields (binary stubs aside) over 200 chars, largest first, sized as read_record_field reads them. */
-function largeFields(data: Record<string, unknown>): { path: string; size: number }[] {
+function largeFields(
+  data: Record<string, unknown>,
+  previews: Record<string, FieldPreviewInfo> | undefined,
+): { path: string; size: number }[] {
   const out: { path: string; size: number }[] = [];
   for (const [path, value] of Object.entries(data)) {
     if (value === null || value === undefined) continue;
-    if (typeof value === "object" && holdsBinary(value)) continue;
-    const size = codePoints(typeof value === "string" ? value : canonicalJson(value));
+    // Sizes must be what read_record_field reports: skip values that hold bytes or RS-cut text.
+    if (typeof value === "object" && (holdsBinary(value) || holdsCutText(path, previews))) continue;
+    const size =
+      previews?.[path]?.size_chars ?? codePoints(typeof value === "string" ? value : canonicalJson(value));
     if (size > SMALL_FIELD_CHARS) out.push({ path, size });
   }
   return out.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1)).slice(0, LARGE_FIELDS_SHOWN);

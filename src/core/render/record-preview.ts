@@ -70,6 +70,14 @@ function jsonCut(
 const OBJECT_CUT_FACTOR = 4;
 
 /**
+ * True when a text field under `path` came from the RS already cut: the object here is not the
+ * stored value, so its JSON (size, digest, prefix) would not be what read_record_field reads.
+ */
+export function holdsCutText(path: string, previews: Record<string, FieldPreviewInfo> | undefined): boolean {
+  return Object.entries(previews ?? {}).some(([p, info]) => !info.complete && p.startsWith(`${path}.`));
+}
+
+/**
  * Cut every string in `data` (nested objects walked by dotted path) longer than `maxChars`.
  * `previews` are the RS's notes on fields it already cut (their true size and digest).
  */
@@ -132,9 +140,11 @@ export function cutPayload(
         const walked = walk(value as Record<string, unknown>, path);
         const keep = OBJECT_CUT_FACTOR * Math.max(maxChars, options.keepShort ?? 0) + 256;
         // Thousands of small members stay large after the walk: cut the object as JSON instead,
-        // unless it holds a binary field (its JSON would carry the bytes).
+        // unless it holds a binary field (its JSON would carry the bytes) or RS-cut text.
         const c =
-          binary.length === binaryBefore && JSON.stringify(walked).length > keep
+          binary.length === binaryBefore &&
+          !holdsCutText(path, previews) &&
+          JSON.stringify(walked).length > keep
             ? jsonCut(value, path, { maxChars, keep })
             : null;
         if (c) {

@@ -11,8 +11,9 @@
 // - `count=exact` counts every matching record the bearer can see, ignoring limit and cursor.
 // - pdpp extension `preview_chars` (64–16,384, here and on the single record): each text field
 //   longer than it comes back cut to its first preview_chars code points, and the record gains
-//   `field_previews: {path: {size_chars, digest, complete:false}}`; other fields are never cut.
-//   The full text stays readable through the field-window endpoint. Not part of the cursor
+//   `field_previews: {path: {size_chars, digest, complete:false}}`; other fields are never cut,
+//   except binary fields, which stay in the store: "" plus `{size_chars, complete:false}` (no
+//   digest). The full text stays readable through the field-window endpoint. Not part of the cursor
 //   binding (it changes presentation, not which records a page holds).
 import type { Hono } from "hono";
 import {

@@ -32,14 +32,16 @@ export interface Candidate {
   scope: StreamScope;
 }
 
-/** Rows the density probe tests, newest first. */
-const PROBE_ROWS = 1000;
+/** Rows the density probe tests, newest first (the same rows for the same data: no randomness). */
+const PROBE_ROWS = 512;
 /**
- * Matches among them from which walking is cheaper than the GIN index: at ≥ 15% a walk reads at
- * most ~7 rows per match kept, while the GIN plan fetches and sorts every match of the scope
- * (measured: ~1 µs a walked row, ~2.5 µs a bitmap-fetched and sorted one).
+ * Matches among them from which walking beats the GIN index (~20%). The walk reads about 1/density
+ * rows per match kept and stops after rankWindow + ESTIMATE_EXTRA of them; the GIN plan fetches
+ * and sorts every match. Measured at 1M records: a 75%-dense mail scope walks its window and
+ * older count in ~35 ms; a 14%-dense scope of small transaction rows (spread over pages shared with
+ * mail) costs ~270 ms walked and ~120 ms through GIN, so the line sits above it.
  */
-const DENSE_MATCHES = 150;
+const DENSE_MATCHES = 100;
 
 /** The CTEs of one scope (named by its index) and its final SELECT of the best k. */
 function scopeSql(params: Params, scope: StreamScope, query: SearchQuery & { k: number; index: number }) {
@@ -81,9 +83,10 @@ function scopeSql(params: Params, scope: StreamScope, query: SearchQuery & { k: 
   // Ties are broken by time only where the grant shows it: an ungranted time_field must not order hits.
   const time = scopeGrantsTime(scope) ? "l.time" : "NULL::text";
   const limit = params.add(query.rankWindow + ESTIMATE_EXTRA);
+  const window = params.add(query.rankWindow);
+  const extra = params.add(ESTIMATE_EXTRA);
   const columns = `l.rid, l.connection_id, l.record_id, ${time} AS time`;
   const filter = `l.parts = 1 AND ${where}`;
-  const single = `SELECT ${columns}, ${singleScore} AS score FROM search_lex l ${join} WHERE ${filter}`;
   // The walk must be search_lex_newest backwards, and the planner must believe it stops early:
   // - it orders by (stream, rid) under a range test on stream that is an equality in effect, so the
   //   primary key (rid, part), which would walk every stream's rows, cannot give that order;
@@ -93,26 +96,35 @@ function scopeSql(params: Params, scope: StreamScope, query: SearchQuery & { k: 
   // The sparse plan orders by rid + 0 so no index walk can stand in for the GIN lookup.
   const walkStream = `l.stream >= ${params.add(scope.stream.name)} AND l.stream <= ${params.add(scope.stream.name)}`;
   const walkFilter = `l.parts = 1 AND ${walkStream} AND l.connection_id = ANY(${params.add(scope.connectionIds)}::text[]) ${bounds}`;
-  const walk = `SELECT ${columns}, ${singleScore} AS score FROM search_lex l ${join} WHERE ${walkFilter}`;
+  const walkMatch = `(CASE WHEN l.tsv @@ ${all} THEN l.rid END) IS NOT NULL ${checks}`;
+  const walkOrder = "ORDER BY l.stream DESC, l.rid DESC";
+  // Per scope: `dense` probes the newest PROBE_ROWS rows; then exactly one of `gin` (every match up
+  // to window + extra, sorted) and `walk` (the newest `window` matches, then `older` counts on from
+  // where it stopped, scoring nothing) runs; `multi` holds records of several lexeme parts.
   const ctes = [
     // Phrase checks count in the probe too: dense words with a rare adjacency are a sparse query.
     `dense${i} AS MATERIALIZED (SELECT count(*) >= ${DENSE_MATCHES} AS dense FROM (
-       SELECT l.rid, l.tsv FROM search_lex l ${join} WHERE ${walkFilter}
-       ORDER BY l.stream DESC, l.rid DESC LIMIT ${PROBE_ROWS}) l
+       SELECT l.rid, l.tsv FROM search_lex l ${join} WHERE ${walkFilter} ${walkOrder} LIMIT ${PROBE_ROWS}) l
        WHERE l.tsv @@ ${all} ${checks})`,
-    `cand${i} AS MATERIALIZED (
-       (${walk} AND (CASE WHEN l.tsv @@ ${all} THEN l.rid END) IS NOT NULL ${checks}
-        AND (SELECT dense FROM dense${i}) ORDER BY l.stream DESC, l.rid DESC LIMIT ${limit})
-       UNION ALL
-       (${single} AND l.tsv @@ ${all} ${checks} AND NOT (SELECT dense FROM dense${i})
-        ORDER BY l.rid + 0 DESC LIMIT ${limit})
-       UNION ALL (SELECT ${columns}, ${multiScore} AS score FROM search_lex l ${join}
-         WHERE l.parts > 1 AND ${where} ${checks} GROUP BY l.rid, l.connection_id, l.record_id, l.time
-         HAVING ${every} ORDER BY l.rid DESC LIMIT ${limit}))`,
-    `win${i} AS MATERIALIZED (SELECT * FROM cand${i} ORDER BY rid DESC LIMIT ${params.add(query.rankWindow)})`,
+    `gin${i} AS MATERIALIZED (SELECT ${columns}, ${singleScore} AS score FROM search_lex l ${join}
+       WHERE ${filter} AND l.tsv @@ ${all} ${checks} AND NOT (SELECT dense FROM dense${i})
+       ORDER BY l.rid + 0 DESC LIMIT ${limit})`,
+    `walk${i} AS MATERIALIZED (SELECT ${columns}, ${singleScore} AS score FROM search_lex l ${join}
+       WHERE ${walkFilter} AND ${walkMatch} AND (SELECT dense FROM dense${i}) ${walkOrder} LIMIT ${window})`,
+    `older${i} AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM search_lex l ${join}
+       WHERE ${walkFilter} AND l.rid < (SELECT min(rid) FROM walk${i}) AND ${walkMatch}
+         AND (SELECT count(*) FROM walk${i}) >= ${window}
+       ${walkOrder} LIMIT ${extra}) x)`,
+    `multi${i} AS MATERIALIZED (SELECT ${columns}, ${multiScore} AS score FROM search_lex l ${join}
+       WHERE l.parts > 1 AND ${where} ${checks} GROUP BY l.rid, l.connection_id, l.record_id, l.time
+       HAVING ${every} ORDER BY l.rid DESC LIMIT ${limit})`,
+    `win${i} AS MATERIALIZED (SELECT * FROM (SELECT * FROM gin${i} UNION ALL SELECT * FROM walk${i}
+       UNION ALL SELECT * FROM multi${i}) c ORDER BY rid DESC LIMIT ${window})`,
+    // Matches found: the window, what the sparse plan or multi held beyond it, and the walk's older ones.
+    `total${i} AS MATERIALIZED (SELECT (SELECT count(*) FROM gin${i}) + (SELECT count(*) FROM walk${i})
+       + (SELECT count(*) FROM multi${i}) + (SELECT n FROM older${i}) AS n)`,
     `top${i} AS (
-       SELECT ${i} AS scope, w.rid, w.score, w.connection_id, w.record_id, w.time,
-              (SELECT count(*) FROM cand${i}) AS total
+       SELECT ${i} AS scope, w.rid, w.score, w.connection_id, w.record_id, w.time, (SELECT n FROM total${i}) AS total
        FROM win${i} w
        ORDER BY w.score DESC, w.time DESC NULLS LAST, w.connection_id, w.record_id
        LIMIT ${params.add(query.k)})`,
