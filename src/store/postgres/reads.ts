@@ -110,19 +110,8 @@ async function projectedChangeRows(
   const found: RecordRow[] = [];
   let lo = query.afterVersion;
   while (found.length < want) {
-    const { rows: ends } = await pool.query<{ hi: string | null }>(
-      `SELECT max(v) AS hi FROM (SELECT v FROM (
-         (SELECT version AS v FROM records WHERE stream = ANY($1::text[]) AND stamps IS NULL AND version > $2
-          ORDER BY version LIMIT $3)
-         UNION ALL (SELECT base_version FROM records WHERE stream = ANY($1::text[]) AND stamps IS NOT NULL
-          AND base_version > $2 ORDER BY base_version LIMIT $3)
-         UNION ALL (SELECT version FROM stamp_events WHERE stream = ANY($1::text[]) AND version > $2
-          ORDER BY version LIMIT $3)
-       ) e ORDER BY v LIMIT $3) w`,
-      [streams, lo, want],
-    );
-    if (ends[0].hi === null) break;
-    const hi = Number(ends[0].hi);
+    const hi = await windowEnd(pool, { streams, lo, want });
+    if (hi === null) break;
     const params = new Params();
     const s = params.add(streams);
     const a = params.add(lo);
@@ -146,4 +135,36 @@ async function projectedChangeRows(
     lo = hi;
   }
   return found.slice(0, want);
+}
+
+/**
+ * The end of the window after `lo` holding the next `want` events. Updated rows' events come from
+ * small indexes; never-updated rows from the version index, bounded by the want-th updated event
+ * when there is one (an updated row's stored version is one of its events, so the bounded scan
+ * skips at most `want` rows).
+ */
+async function windowEnd(
+  pool: pg.Pool,
+  options: { streams: string[]; lo: number; want: number },
+): Promise<number | null> {
+  const { streams, lo, want } = options;
+  const { rows: updated } = await pool.query<{ v: string }>(
+    `SELECT v FROM (
+       (SELECT base_version AS v FROM records WHERE stream = ANY($1::text[]) AND stamps IS NOT NULL
+        AND base_version > $2 ORDER BY base_version LIMIT $3)
+       UNION ALL (SELECT version FROM stamp_events WHERE stream = ANY($1::text[]) AND version > $2
+        ORDER BY version LIMIT $3)
+     ) e ORDER BY v LIMIT $3`,
+    [streams, lo, want],
+  );
+  const events = updated.map((e) => Number(e.v));
+  const bound = events.length === want ? events[want - 1] : null;
+  const { rows: plain } = await pool.query<{ v: string }>(
+    `SELECT version AS v FROM records WHERE stream = ANY($1::text[]) AND stamps IS NULL AND version > $2
+       ${bound === null ? "" : "AND version <= $4"}
+     ORDER BY version LIMIT $3`,
+    bound === null ? [streams, lo, want] : [streams, lo, want, bound],
+  );
+  const all = [...events, ...plain.map((e) => Number(e.v))].sort((a, b) => a - b).slice(0, want);
+  return all.length === 0 ? null : all[all.length - 1];
 }

@@ -152,16 +152,30 @@ function projectedChangeRows(
   const columns = recordColumns(live, query.previewChars !== undefined);
   const streams = [...new Set(live.map((s) => s.stream.name))];
   const inStreams = `(${streams.map(() => "?").join(", ")})`;
-  const windowEnd = db.stmt(
-    `SELECT max(v) AS hi FROM (SELECT v FROM (
-       SELECT * FROM (SELECT version AS v FROM records WHERE stream IN ${inStreams} AND stamps IS NULL AND version > ?
-                      ORDER BY version LIMIT ?)
-       UNION ALL SELECT * FROM (SELECT base_version FROM records WHERE stream IN ${inStreams} AND stamps IS NOT NULL
+  // The next `want` events after lo. Updated rows' events come from small indexes; never-updated
+  // rows from the version index, bounded by the want-th updated event when there is one (a stored
+  // version of an updated row is one of its events, so the bounded scan skips at most `want` rows).
+  const updatedEvents = db.stmt(
+    `SELECT v FROM (
+       SELECT * FROM (SELECT base_version AS v FROM records WHERE stream IN ${inStreams} AND stamps IS NOT NULL
                       AND base_version > ? ORDER BY base_version LIMIT ?)
        UNION ALL SELECT * FROM (SELECT version FROM stamp_events WHERE stream IN ${inStreams} AND version > ?
                       ORDER BY version LIMIT ?)
-     ) ORDER BY v LIMIT ?)`,
+     ) ORDER BY v LIMIT ?`,
   );
+  const plainEvents = db.stmt(
+    `SELECT version AS v FROM records WHERE stream IN ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+     ORDER BY version LIMIT ?`,
+  );
+  const windowEnd = (lo: number): number | null => {
+    const updated = (
+      updatedEvents.all(...streams, lo, want, ...streams, lo, want, want) as { v: number }[]
+    ).map((e) => e.v);
+    const bound = updated.length === want ? updated[want - 1] : Number.MAX_SAFE_INTEGER;
+    const plain = (plainEvents.all(...streams, lo, bound, want) as { v: number }[]).map((e) => e.v);
+    const all = [...updated, ...plain].sort((a, b) => a - b).slice(0, want);
+    return all.length === 0 ? null : all[all.length - 1];
+  };
   const seen = seenVersionSql(live);
   const windowRows = db.stmt(
     `WITH c(id) AS (
@@ -176,9 +190,7 @@ function projectedChangeRows(
   const found: RecordRow[] = [];
   let lo = query.afterVersion;
   while (found.length < want) {
-    const { hi } = windowEnd.get(...streams, lo, want, ...streams, lo, want, ...streams, lo, want, want) as {
-      hi: number | null;
-    };
+    const hi = windowEnd(lo);
     if (hi === null) break;
     const rows = windowRows.all(
       ...[...streams, lo, hi, ...streams, lo, hi, ...streams, lo, hi],
