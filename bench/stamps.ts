@@ -92,7 +92,8 @@ async function main() {
       await floor.close();
       const admin = new pg.Client({ connectionString: pgUrl });
       await admin.connect();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (process.env.BENCH_KEEP) console.log("kept schema", schema);
+      else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     };
   } else {

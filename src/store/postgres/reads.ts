@@ -148,22 +148,25 @@ async function windowEnd(
   options: { streams: string[]; lo: number; want: number },
 ): Promise<number | null> {
   const { streams, lo, want } = options;
+  // One stream (the usual case) is an equality, so the indexes yield their rows in order.
+  const inStreams = streams.length === 1 ? "stream = $1" : "stream = ANY($1::text[])";
+  const streamParam = streams.length === 1 ? streams[0] : streams;
   const { rows: updated } = await pool.query<{ v: string }>(
     `SELECT v FROM (
-       (SELECT base_version AS v FROM records WHERE stream = ANY($1::text[]) AND stamps IS NOT NULL
+       (SELECT base_version AS v FROM records WHERE ${inStreams} AND stamps IS NOT NULL
         AND base_version > $2 ORDER BY base_version LIMIT $3)
-       UNION ALL (SELECT version FROM stamp_events WHERE stream = ANY($1::text[]) AND version > $2
+       UNION ALL (SELECT version FROM stamp_events WHERE ${inStreams} AND version > $2
         ORDER BY version LIMIT $3)
      ) e ORDER BY v LIMIT $3`,
-    [streams, lo, want],
+    [streamParam, lo, want],
   );
   const events = updated.map((e) => Number(e.v));
   const bound = events.length === want ? events[want - 1] : null;
   const { rows: plain } = await pool.query<{ v: string }>(
-    `SELECT version AS v FROM records WHERE stream = ANY($1::text[]) AND stamps IS NULL AND version > $2
+    `SELECT version AS v FROM records WHERE ${inStreams} AND stamps IS NULL AND version > $2
        ${bound === null ? "" : "AND version <= $4"}
      ORDER BY version LIMIT $3`,
-    bound === null ? [streams, lo, want] : [streams, lo, want, bound],
+    bound === null ? [streamParam, lo, want] : [streamParam, lo, want, bound],
   );
   const all = [...events, ...plain.map((e) => Number(e.v))].sort((a, b) => a - b).slice(0, want);
   return all.length === 0 ? null : all[all.length - 1];

@@ -151,20 +151,21 @@ function projectedChangeRows(
   const want = query.limit + 1;
   const columns = recordColumns(live, query.previewChars !== undefined);
   const streams = [...new Set(live.map((s) => s.stream.name))];
-  const inStreams = `(${streams.map(() => "?").join(", ")})`;
+  // One stream (the usual case) is an equality, so the indexes yield their rows in order.
+  const inStreams = streams.length === 1 ? "= ?" : `IN (${streams.map(() => "?").join(", ")})`;
   // The next `want` events after lo. Updated rows' events come from small indexes; never-updated
   // rows from the version index, bounded by the want-th updated event when there is one (a stored
   // version of an updated row is one of its events, so the bounded scan skips at most `want` rows).
   const updatedEvents = db.stmt(
     `SELECT v FROM (
-       SELECT * FROM (SELECT base_version AS v FROM records WHERE stream IN ${inStreams} AND stamps IS NOT NULL
+       SELECT * FROM (SELECT base_version AS v FROM records WHERE stream ${inStreams} AND stamps IS NOT NULL
                       AND base_version > ? ORDER BY base_version LIMIT ?)
-       UNION ALL SELECT * FROM (SELECT version FROM stamp_events WHERE stream IN ${inStreams} AND version > ?
+       UNION ALL SELECT * FROM (SELECT version FROM stamp_events WHERE stream ${inStreams} AND version > ?
                       ORDER BY version LIMIT ?)
      ) ORDER BY v LIMIT ?`,
   );
   const plainEvents = db.stmt(
-    `SELECT version AS v FROM records WHERE stream IN ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+    `SELECT version AS v FROM records WHERE stream ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
      ORDER BY version LIMIT ?`,
   );
   const windowEnd = (lo: number): number | null => {
@@ -179,9 +180,9 @@ function projectedChangeRows(
   const seen = seenVersionSql(live);
   const windowRows = db.stmt(
     `WITH c(id) AS (
-       SELECT id FROM records WHERE stream IN ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
-       UNION SELECT id FROM records WHERE stream IN ${inStreams} AND stamps IS NOT NULL AND base_version > ? AND base_version <= ?
-       UNION SELECT record_row FROM stamp_events WHERE stream IN ${inStreams} AND version > ? AND version <= ?
+       SELECT id FROM records WHERE stream ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+       UNION SELECT id FROM records WHERE stream ${inStreams} AND stamps IS NOT NULL AND base_version > ? AND base_version <= ?
+       UNION SELECT record_row FROM stamp_events WHERE stream ${inStreams} AND version > ? AND version <= ?
      )
      SELECT * FROM (
        SELECT ${columns}, ${seen.sql} AS seen FROM c CROSS JOIN records r ON r.id = c.id WHERE (${where.sql})
