@@ -47,14 +47,29 @@ function groupBucket(prefix: string, options: { granularity: TimeGranularity; zo
  */
 export function countByTimeBucket(
   db: SqliteDb,
-  query: { where: SqlPart; metric: SqlPart; granularity: TimeGranularity; zone: string },
+  query: {
+    where: SqlPart;
+    metric: SqlPart;
+    granularity: TimeGranularity;
+    zone: string;
+    /** True when `where` reads only stream, connection, deleted and time (no payload condition). */
+    keysOnly: boolean;
+  },
 ): { groups: TimeGroup[]; filteredRecordCount: number } {
-  const { where, metric, granularity, zone } = query;
+  const { metric, granularity, zone } = query;
+  // Live rows of a stream by time are the partial index records_stream_time, which also holds the
+  // connection: the planner preferred records_connection_time for the connection IN list and then
+  // read every row from the table for `deleted` (1.9x the raw GROUP BY at 1M records, seconds
+  // on a cold cache). The extra top-level `deleted = 0` lets the partial index serve an OR of scopes.
+  const from = query.keysOnly ? "records r INDEXED BY records_stream_time" : "records r";
+  const where: SqlPart = query.keysOnly
+    ? { sql: `r.deleted = 0 AND (${query.where.sql})`, params: query.where.params }
+    : query.where;
   const length = zone === "UTC" ? UTC_PREFIX[granularity] : granularity === "minute" ? 16 : 13;
   const rows = db
     .stmt(
       `SELECT substr(r.time, 1, ${length}) AS prefix, ${metric.sql} AS value, count(*) AS n
-       FROM records r WHERE ${where.sql} GROUP BY 1`,
+       FROM ${from} WHERE ${where.sql} GROUP BY 1`,
     )
     .all(...metric.params, ...where.params) as { prefix: string | null; value: number; n: number }[];
   const buckets = new Map<string | null, TimeGroup>();
@@ -78,7 +93,7 @@ export function countByTimeBucket(
     const exact = db
       .stmt(
         `SELECT pdpp_bucket(r.time, ?, ?) AS key, ${metric.sql} AS value, count(*) AS n
-         FROM records r WHERE (${where.sql})
+         FROM ${from} WHERE (${where.sql})
            AND substr(r.time, 1, ${length}) IN (SELECT value FROM json_each(?)) GROUP BY 1`,
       )
       .all(granularity, zone, ...metric.params, ...where.params, JSON.stringify(straddling)) as TimeGroup[];
