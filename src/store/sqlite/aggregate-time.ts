@@ -62,10 +62,10 @@ export function countByTimeBucket(
 ): { groups: TimeGroup[]; filteredRecordCount: number } {
   const { metric, granularity, zone } = query;
   // Live rows of a stream by time are the partial index records_stream_time, which also holds the
-  // connection: the planner preferred records_connection_time for the connection IN list and then
-  // read every row from the table for `deleted` (1.9x the raw GROUP BY at 1M records, seconds
-  // on a cold cache). Top-level stream and `deleted = 0` terms let the partial index serve an OR
-  // of scopes, in time order.
+  // connection. The bundled SQLite picks it on its own; the system sqlite3 (3.40) picked
+  // records_connection_time and read every records row for `deleted` (5.5 s cold at 1M), so the
+  // index is named. Top-level stream and `deleted = 0` terms let it serve an OR of scopes, in
+  // time order (the prefix ranges below need that order).
   const from = query.keysOnly ? "records r INDEXED BY records_stream_time" : "records r";
   const where: SqlPart = query.keysOnly
     ? {

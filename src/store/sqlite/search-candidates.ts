@@ -125,7 +125,12 @@ export function scopeCandidates(
     columns.length === 1
       ? []
       : columns.filter((c) => {
-          const probe = windowRows(w, `(${match}) AND (${coverageExpr(query.terms, c.column)})`);
+          // Over the span alone: a row outside a filtered window can only keep a field (slower,
+          // never different), and the window's rowid list is not rebuilt per field.
+          const probe = windowRows(
+            { ...w, ids: null },
+            `(${match}) AND (${coverageExpr(query.terms, c.column)})`,
+          );
           return db.stmt(`${probe.sql} LIMIT 1`).get(...probe.params) !== undefined;
         });
   const base = columns.length === 1 ? 1 : 0;
