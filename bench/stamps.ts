@@ -92,7 +92,8 @@ async function main() {
       await floor.close();
       const admin = new pg.Client({ connectionString: pgUrl });
       await admin.connect();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (process.env.BENCH_KEEP) console.log("kept schema", schema);
+      else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     };
   } else {
@@ -111,7 +112,8 @@ async function main() {
     cleanup = async () => {
       await store.close();
       await floor.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+      else console.log("kept", dir);
     };
   }
   try {

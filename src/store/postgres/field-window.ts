@@ -7,11 +7,12 @@ import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { isFieldPath, sha256Digest } from "../../core/ids.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
+import { setPath } from "../../core/projection.js";
 import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
 import { Params, requireGranted, scopeClause } from "./sql-scope.js";
 import { findInStoredText } from "./text-match.js";
-import { readTextRange, windowSpan } from "./text-store.js";
+import { readTextPrefixes, readTextRange, windowSpan } from "./text-store.js";
 
 interface WindowRow {
   rid: string;
@@ -69,6 +70,20 @@ export async function readFieldWindow(
       endChars: span.end,
       match,
     };
+  }
+  // Text fields under this path live in text_chunks, not the payload: put them back so the JSON
+  // is the whole stored value (what fetch and previews show for it).
+  const children = (scope.stream.text_fields ?? []).filter((t) => t.startsWith(`${path}.`));
+  if (
+    children.length > 0 &&
+    row.value !== null &&
+    typeof row.value === "object" &&
+    !Array.isArray(row.value)
+  ) {
+    const texts = (await readTextPrefixes(pool, [row.rid], { paths: children })).get(row.rid);
+    for (const [child, t] of texts ?? []) {
+      setPath(row.value as Record<string, unknown>, child.slice(path.length + 1), t.text);
+    }
   }
   const found = windowText(row.value);
   if (found === null) throw notText(path);

@@ -12,7 +12,13 @@ import type { IngestOp, IngestResult } from "../store.js";
 import { getConnection, getManifest } from "./admin-ops.js";
 import { inTransaction } from "./pool.js";
 import { currentSearchFields, writeSearchRows } from "./search-write.js";
-import { finalStamps, loadOldStates, type StampChange, type StampColumns } from "./stamp-write.js";
+import {
+  finalStamps,
+  loadOldStates,
+  type StampChange,
+  type StampColumns,
+  writeStampEvents,
+} from "./stamp-write.js";
 import { insertTextFields, type TextFieldRow, textFieldRow } from "./text-store.js";
 
 interface PreparedOp {
@@ -93,6 +99,7 @@ export async function applyBatch(
     // that has seen version n can never later find a smaller version committed behind it.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_ingest:' || current_schema()))");
     const existing = await lockExisting(client, target, prepared);
+    const existed = new Set(existing.keys());
     // Read under the lock a manifest change also takes: rows are indexed under the stored fields.
     const searchFields = await currentSearchFields(client, {
       connectorKey: connection.connector_key,
@@ -139,6 +146,7 @@ export async function applyBatch(
       writes: [...finalWrites.values()].sort((a, b) => a.slot - b.slot),
       versionSlots,
       searchFields,
+      existed,
       stampsOf: (recordId, versionOf, emittedAt) => {
         const rid = updatedRids.get(recordId);
         return finalStamps({
@@ -177,6 +185,8 @@ async function writeRecords(
     versionSlots: number;
     /** Search fields of the stored manifest, read under the ingest lock. */
     searchFields: string[];
+    /** Records stored before the batch (only they can hold stamp events to replace). */
+    existed: Set<string>;
     /** A record's change-stamp columns once the batch's versions are drawn (stamp-write.ts). */
     stampsOf: (recordId: string, versionOf: (slot: number) => number, emittedAt: string) => StampColumns;
   },
@@ -233,6 +243,14 @@ async function writeRecords(
   await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_lex WHERE rid = ANY($1::bigint[])", [rids]);
+  await writeStampEvents(client, {
+    stream: stream.name,
+    rows: writes.flatMap((w, i) =>
+      batch.existed.has(w.recordId) || stamped[i].stamps !== null
+        ? [{ rid: ridOf.get(w.recordId) as string, stamps: stamped[i].stamps }]
+        : [],
+    ),
+  });
 
   const texts: TextFieldRow[] = [];
   const indexed: { rid: string; data: Record<string, unknown> }[] = [];

@@ -64,7 +64,7 @@ export async function listChanges(
 ): Promise<ChangesResult> {
   const rows = anyProjected(scopes)
     ? await projectedChangeRows(pool, scopes, query)
-    : await plainChangeRows(pool, scopes, query, { onlyUnstamped: false });
+    : await plainChangeRows(pool, scopes, query);
   const hasMore = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   const records = await hydrateRecords(pool, page, {
@@ -76,18 +76,16 @@ export async function listChanges(
   return { records, hasMore, lastVersion };
 }
 
-/** Rows after afterVersion in stored-version order (only never-updated rows when asked). */
+/** Rows after afterVersion in stored-version order (what a fields:"all" scope observes). */
 async function plainChangeRows(
   pool: pg.Pool,
   scopes: StreamScope[],
   query: ChangesQuery,
-  options: { onlyUnstamped: boolean },
 ): Promise<RecordRow[]> {
   const params = new Params();
   const { rows } = await pool.query<RecordRow>(
     `SELECT ${recordColumns(scopes, query.previewChars !== undefined)} FROM ${RECORD_FROM}
      WHERE ${scopesClause(params, scopes, { withTombstones: true })} AND r.version > ${params.add(query.afterVersion)}
-       ${options.onlyUnstamped ? "AND r.stamps IS NULL" : ""}
      ORDER BY r.version LIMIT ${params.add(query.limit + 1)}`,
     params.values,
   );
@@ -96,10 +94,11 @@ async function plainChangeRows(
 
 /**
  * A changes page for scopes that project fields, in the order of the versions they observe
- * (core/stamps.ts). Rows never updated since their base observe their stored version and come
- * straight from the version index; updated rows (partial index records_stamped) have theirs
- * computed, and only those whose base is not past the first part's last row can compete. The
- * stored version is never below the observed one, so `version > after` prefilters both.
+ * (core/stamps.ts). A record's observed version is one of its events: its stored version (never
+ * updated since its base), its base, or a version its stamps hold (stamp_events). So the page is
+ * read window by window along the version axis: a window (lo, hi] holds the next `limit + 1`
+ * events, its candidates are the rows with an event in it, and exactly those candidates whose
+ * observed version lies in it are the rows the window contributes. Each window costs about a page.
  */
 async function projectedChangeRows(
   pool: pg.Pool,
@@ -107,25 +106,68 @@ async function projectedChangeRows(
   query: ChangesQuery,
 ): Promise<RecordRow[]> {
   const want = query.limit + 1;
-  const plain = await plainChangeRows(pool, scopes, query, { onlyUnstamped: true });
-  const bound = plain.length === want ? plain[plain.length - 1].version : null;
-  const params = new Params();
-  const seen = seenVersionSql(params, scopes);
-  const where = scopesClause(params, scopes, { withTombstones: true });
-  const after = params.add(query.afterVersion);
-  const { rows: stamped } = await pool.query<RecordRow & { seen: string }>(
-    `SELECT * FROM (
-       SELECT ${recordColumns(scopes, query.previewChars !== undefined)}, ${seen} AS seen FROM ${RECORD_FROM}
-       WHERE ${where} AND r.stamps IS NOT NULL AND r.version > ${after}
-         ${bound === null ? "" : `AND r.base_version <= ${params.add(bound)}`}
-     ) s WHERE s.seen > ${after} ORDER BY s.seen LIMIT ${params.add(want)}`,
-    params.values,
+  const streams = [...new Set(scopes.map((s) => s.stream.name))];
+  const found: RecordRow[] = [];
+  let lo = query.afterVersion;
+  while (found.length < want) {
+    const hi = await windowEnd(pool, { streams, lo, want });
+    if (hi === null) break;
+    const params = new Params();
+    const s = params.add(streams);
+    const a = params.add(lo);
+    const b = params.add(hi);
+    const seen = seenVersionSql(params, scopes);
+    const where = scopesClause(params, scopes, { withTombstones: true });
+    const { rows } = await pool.query<RecordRow & { seen: string }>(
+      `WITH cand AS (
+         SELECT rid FROM records WHERE stream = ANY(${s}::text[]) AND stamps IS NULL AND version > ${a} AND version <= ${b}
+         UNION SELECT rid FROM records WHERE stream = ANY(${s}::text[]) AND stamps IS NOT NULL
+           AND base_version > ${a} AND base_version <= ${b}
+         UNION SELECT rid FROM stamp_events WHERE stream = ANY(${s}::text[]) AND version > ${a} AND version <= ${b}
+       )
+       SELECT * FROM (
+         SELECT ${recordColumns(scopes, query.previewChars !== undefined)}, ${seen} AS seen
+         FROM cand JOIN ${RECORD_FROM} ON r.rid = cand.rid WHERE ${where}
+       ) x WHERE x.seen > ${a} AND x.seen <= ${b} ORDER BY x.seen`,
+      params.values,
+    );
+    for (const { seen: _, ...row } of rows) found.push(row as RecordRow);
+    lo = hi;
+  }
+  return found.slice(0, want);
+}
+
+/**
+ * The end of the window after `lo` holding the next `want` events. Updated rows' events come from
+ * small indexes; never-updated rows from the version index, bounded by the want-th updated event
+ * when there is one (an updated row's stored version is one of its events, so the bounded scan
+ * skips at most `want` rows).
+ */
+async function windowEnd(
+  pool: pg.Pool,
+  options: { streams: string[]; lo: number; want: number },
+): Promise<number | null> {
+  const { streams, lo, want } = options;
+  // One stream (the usual case) is an equality, so the indexes yield their rows in order.
+  const inStreams = streams.length === 1 ? "stream = $1" : "stream = ANY($1::text[])";
+  const streamParam = streams.length === 1 ? streams[0] : streams;
+  const { rows: updated } = await pool.query<{ v: string }>(
+    `SELECT v FROM (
+       (SELECT base_version AS v FROM records WHERE ${inStreams} AND stamps IS NOT NULL
+        AND base_version > $2 ORDER BY base_version LIMIT $3)
+       UNION ALL (SELECT version FROM stamp_events WHERE ${inStreams} AND version > $2
+        ORDER BY version LIMIT $3)
+     ) e ORDER BY v LIMIT $3`,
+    [streamParam, lo, want],
   );
-  return [
-    ...plain.map((row) => ({ row, seen: Number(row.version) })),
-    ...stamped.map(({ seen: v, ...row }) => ({ row, seen: Number(v) })),
-  ]
-    .sort((a, b) => a.seen - b.seen)
-    .slice(0, want)
-    .map((x) => x.row);
+  const events = updated.map((e) => Number(e.v));
+  const bound = events.length === want ? events[want - 1] : null;
+  const { rows: plain } = await pool.query<{ v: string }>(
+    `SELECT version AS v FROM records WHERE ${inStreams} AND stamps IS NULL AND version > $2
+       ${bound === null ? "" : "AND version <= $4"}
+     ORDER BY version LIMIT $3`,
+    bound === null ? [streamParam, lo, want] : [streamParam, lo, want, bound],
+  );
+  const all = [...events, ...plain.map((e) => Number(e.v))].sort((a, b) => a - b).slice(0, want);
+  return all.length === 0 ? null : all[all.length - 1];
 }

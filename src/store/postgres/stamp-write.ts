@@ -88,3 +88,32 @@ export function finalStamps(options: {
   if (stamps === null || base === null) return { stamps: null, baseVersion: null, baseEmittedAt: null };
   return { stamps, baseVersion: base[0], baseEmittedAt: base[1] };
 }
+
+/**
+ * Replace the stamp events of the rows a batch wrote: one per distinct version their stamps hold
+ * (none for a row without stamps), so a changes page finds updated rows by version (reads.ts).
+ */
+export async function writeStampEvents(
+  client: pg.PoolClient,
+  batch: { stream: string; rows: { rid: string; stamps: Stamps | null }[] },
+): Promise<void> {
+  if (batch.rows.length === 0) return;
+  await client.query("DELETE FROM stamp_events WHERE rid = ANY($1::bigint[])", [
+    batch.rows.map((r) => r.rid),
+  ]);
+  const versions: number[] = [];
+  const rids: string[] = [];
+  for (const row of batch.rows) {
+    if (row.stamps === null) continue;
+    for (const v of new Set(Object.values(row.stamps).map(([version]) => version))) {
+      versions.push(v);
+      rids.push(row.rid);
+    }
+  }
+  if (versions.length === 0) return;
+  await client.query(
+    `INSERT INTO stamp_events (version, rid, stream)
+     SELECT v, r, $3 FROM unnest($1::bigint[], $2::bigint[]) AS t(v, r)`,
+    [versions, rids, batch.stream],
+  );
+}

@@ -18,7 +18,7 @@ import {
   searchValues,
   valuesForTable,
 } from "./search-tables.js";
-import { updateStamps } from "./stamp-write.js";
+import { clearStampEvents, updateStamps } from "./stamp-write.js";
 import { deleteTexts, writeText } from "./text-store.js";
 
 interface PreparedOp {
@@ -147,6 +147,7 @@ export function applyPrepared(
         db.stmt(
           `UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ?, ${RESET_STAMPS} WHERE id = ?`,
         ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
+        clearStampEvents(db, existing.id);
         deleteTexts(db, existing.id);
         if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
         counts.deleted++;

@@ -110,6 +110,24 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
       CREATE INDEX records_stream_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
     `,
   },
+  // The versions updated rows' stamps hold, findable by version: a projected grant's changes page
+  // reads only the rows with an event (creation, base or stamp) in its version window, so paging
+  // costs the page, not every updated row after the position (seen-sql.ts). Backfilled.
+  {
+    version: 8,
+    sql: `
+      CREATE TABLE stamp_events (
+        version INTEGER PRIMARY KEY,
+        record_row INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        stream TEXT NOT NULL
+      );
+      CREATE INDEX stamp_events_row ON stamp_events (record_row);
+      CREATE INDEX stamp_events_stream ON stamp_events (stream, version);
+      INSERT INTO stamp_events (version, record_row, stream)
+        SELECT DISTINCT json_extract(s.value, '$[0]'), r.id, r.stream
+        FROM records r, json_each(r.stamps) s WHERE r.stamps IS NOT NULL;
+    `,
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

@@ -135,10 +135,12 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
 
 /**
  * A changes page for scopes that project fields, in the order of the versions they observe
- * (core/stamps.ts). Rows never updated since their base observe their stored version and come
- * straight from the version index; updated rows (the partial index records_stream_stamped) have
- * theirs computed, and only those whose base is not past the first part's last row can compete.
- * The stored version is never below the observed one, so `version > after` prefilters both.
+ * (core/stamps.ts). A record's observed version is one of its events: its stored version (never
+ * updated since its base), its base, or a version its stamps hold (stamp_events). So the page is
+ * read window by window along the version axis: a window (lo, hi] holds the next `limit + 1`
+ * events, its candidates are the rows with an event in it, and exactly those candidates whose
+ * observed version lies in it are the rows the window contributes. Each window costs about a page
+ * (CROSS JOIN keeps SQLite reading candidates by rowid, not scanning the stream's index).
  */
 function projectedChangeRows(
   db: SqliteDb,
@@ -148,34 +150,60 @@ function projectedChangeRows(
 ): RecordRow[] {
   const want = query.limit + 1;
   const columns = recordColumns(live, query.previewChars !== undefined);
-  const plain = db
-    .stmt(
-      `SELECT ${columns}, r.version AS seen FROM records r
-       WHERE (${where.sql}) AND r.stamps IS NULL AND r.version > ?
-       ORDER BY r.version LIMIT ?`,
-    )
-    .all(...where.params, query.afterVersion, want) as (RecordRow & { seen: number })[];
-  const bound = plain.length === want ? plain[plain.length - 1].seen : null;
+  const streams = [...new Set(live.map((s) => s.stream.name))];
+  // One stream (the usual case) is an equality, so the indexes yield their rows in order.
+  const inStreams = streams.length === 1 ? "= ?" : `IN (${streams.map(() => "?").join(", ")})`;
+  // The next `want` events after lo. Updated rows' events come from small indexes; never-updated
+  // rows from the version index, bounded by the want-th updated event when there is one (a stored
+  // version of an updated row is one of its events, so the bounded scan skips at most `want` rows).
+  const updatedEvents = db.stmt(
+    `SELECT v FROM (
+       SELECT * FROM (SELECT base_version AS v FROM records WHERE stream ${inStreams} AND stamps IS NOT NULL
+                      AND base_version > ? ORDER BY base_version LIMIT ?)
+       UNION ALL SELECT * FROM (SELECT version FROM stamp_events WHERE stream ${inStreams} AND version > ?
+                      ORDER BY version LIMIT ?)
+     ) ORDER BY v LIMIT ?`,
+  );
+  const plainEvents = db.stmt(
+    `SELECT version AS v FROM records WHERE stream ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+     ORDER BY version LIMIT ?`,
+  );
+  const windowEnd = (lo: number): number | null => {
+    const updated = (
+      updatedEvents.all(...streams, lo, want, ...streams, lo, want, want) as { v: number }[]
+    ).map((e) => e.v);
+    const bound = updated.length === want ? updated[want - 1] : Number.MAX_SAFE_INTEGER;
+    const plain = (plainEvents.all(...streams, lo, bound, want) as { v: number }[]).map((e) => e.v);
+    const all = [...updated, ...plain].sort((a, b) => a - b).slice(0, want);
+    return all.length === 0 ? null : all[all.length - 1];
+  };
   const seen = seenVersionSql(live);
-  const stamped = db
-    .stmt(
-      `SELECT * FROM (
-         SELECT ${columns}, ${seen.sql} AS seen FROM records r
-         WHERE (${where.sql}) AND r.stamps IS NOT NULL AND r.version > ?${bound === null ? "" : " AND r.base_version <= ?"}
-       ) WHERE seen > ? ORDER BY seen LIMIT ?`,
-    )
-    .all(
+  const windowRows = db.stmt(
+    `WITH c(id) AS (
+       SELECT id FROM records WHERE stream ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+       UNION SELECT id FROM records WHERE stream ${inStreams} AND stamps IS NOT NULL AND base_version > ? AND base_version <= ?
+       UNION SELECT record_row FROM stamp_events WHERE stream ${inStreams} AND version > ? AND version <= ?
+     )
+     SELECT * FROM (
+       SELECT ${columns}, ${seen.sql} AS seen FROM c CROSS JOIN records r ON r.id = c.id WHERE (${where.sql})
+     ) WHERE seen > ? AND seen <= ? ORDER BY seen`,
+  );
+  const found: RecordRow[] = [];
+  let lo = query.afterVersion;
+  while (found.length < want) {
+    const hi = windowEnd(lo);
+    if (hi === null) break;
+    const rows = windowRows.all(
+      ...[...streams, lo, hi, ...streams, lo, hi, ...streams, lo, hi],
       ...seen.params,
       ...where.params,
-      query.afterVersion,
-      ...(bound === null ? [] : [bound]),
-      query.afterVersion,
-      want,
+      lo,
+      hi,
     ) as (RecordRow & { seen: number })[];
-  return [...plain, ...stamped]
-    .sort((a, b) => a.seen - b.seen)
-    .slice(0, want)
-    .map(({ seen: _, ...row }) => row);
+    for (const { seen: _, ...row } of rows) found.push(row as RecordRow);
+    lo = hi;
+  }
+  return found.slice(0, want);
 }
 
 export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, number> {

@@ -14,6 +14,7 @@ interface OldRow {
   stamps: string | null;
   base_version: number | null;
   base_emitted_at: string | null;
+  stream: string;
 }
 
 /** Stamp the paths an update changes; call before the row's payload and texts are replaced. */
@@ -28,7 +29,7 @@ export function updateStamps(
 ): void {
   const old = db
     .stmt(
-      "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
+      "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at, stream FROM records WHERE id = ?",
     )
     .get(update.row) as OldRow;
   const before = JSON.parse(old.payload) as Record<string, unknown>;
@@ -48,4 +49,16 @@ export function updateStamps(
     old.base_emitted_at ?? old.emitted_at,
     update.row,
   );
+  if (paths.length > 0) {
+    // The versions the row's stamps still hold, as events a changes page can find by version.
+    clearStampEvents(db, update.row);
+    const insert = db.stmt("INSERT INTO stamp_events (version, record_row, stream) VALUES (?, ?, ?)");
+    for (const v of new Set(Object.values(stamps).map(([version]) => version)))
+      insert.run(v, update.row, old.stream);
+  }
+}
+
+/** Forget a row's stamp events (its stamps were reset, or are about to be rewritten). */
+export function clearStampEvents(db: SqliteDb, row: number): void {
+  db.stmt("DELETE FROM stamp_events WHERE record_row = ?").run(row);
 }

@@ -6,12 +6,13 @@ import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { sha256Digest } from "../../core/ids.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
+import { setPath } from "../../core/projection.js";
 import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { findVisibleRow } from "./records.js";
 import { jsonPath, requireGranted } from "./scope-sql.js";
-import { findInText, readTextRange, textMeta } from "./text-store.js";
+import { findInText, readText, readTextRange, textMeta } from "./text-store.js";
 
 function notText(path: string): PdppError {
   return new PdppError("field_not_text", `field ${path} has no value on this record.`, {
@@ -81,7 +82,16 @@ export function readFieldWindow(
     v: unknown;
     t: string | null;
   };
-  const found = windowText(jsonValue(value.t, value.v));
+  const raw = jsonValue(value.t, value.v);
+  // Text fields under this path live in the chunk table, not the payload: put them back so the
+  // JSON is the whole stored value (what fetch and previews show for it).
+  if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
+    for (const child of stream.text_fields ?? []) {
+      if (!child.startsWith(`${path}.`) || !textMeta(db, row.id, child)) continue;
+      setPath(raw as Record<string, unknown>, child.slice(path.length + 1), readText(db, row.id, child));
+    }
+  }
+  const found = windowText(raw);
   if (found === null) throw notText(path);
   const text = found.text;
   const size = codePointLength(text);
