@@ -40,10 +40,11 @@ export async function authenticateToken(
     return authenticateAccessToken(store, token, { ...options, now });
   const hash = hashToken(token);
   // Client tokens are the common case on reads; owner tokens are checked first only when prefixed so.
-  if (!token.startsWith(CLIENT_TOKEN_PREFIX) && (await store.isOwnerToken(hash))) {
-    return { bearer: { kind: "owner" }, grantId: null, clientName: null };
-  }
-  const grant = await store.getGrantByTokenHash(hash);
+  const found = await store.lookupBearer(hash, { checkOwner: !token.startsWith(CLIENT_TOKEN_PREFIX) });
+  const generation =
+    found.catalogGeneration === undefined ? {} : { catalogGeneration: found.catalogGeneration };
+  if (found.owner) return { bearer: { kind: "owner" }, grantId: null, clientName: null, ...generation };
+  const grant = found.grant;
   if (!grant)
     throw new PdppError(
       "invalid_token",
@@ -63,6 +64,7 @@ export async function authenticateToken(
     bearer: { kind: "client", grant: publicGrant },
     grantId: grant.grant_id,
     clientName: grant.client_name,
+    ...generation,
   };
 }
 

@@ -16,6 +16,8 @@ export interface AuthInfo {
   bearer: Bearer;
   grantId: string | null;
   clientName: string | null;
+  /** The store's catalog generation, read in the same statement as the bearer (Postgres). */
+  catalogGeneration?: string;
 }
 
 /** What a data read reports to the access log (filled in by the route). */

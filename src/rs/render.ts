@@ -13,9 +13,12 @@ import { Params } from "./params.js";
 
 export const MAX_AMBIGUITY_ENTRIES = 12;
 
-export async function loadCatalog(store: Store): Promise<Catalog> {
-  const [manifests, connections] = await Promise.all([store.listManifests(), store.listConnections()]);
-  return { manifests, connections };
+/**
+ * The catalog for this request: the store answers from its never-stale cache when it can. Pass
+ * the request's auth so a backend that read a catalog generation with the bearer can use it.
+ */
+export function loadCatalog(store: Store, auth?: AuthInfo): Promise<Catalog> {
+  return store.catalog(auth?.catalogGeneration);
 }
 
 export function connectionNames(catalog: Catalog): Map<string, string> {
@@ -92,7 +95,7 @@ export async function streamScopes(
   c: Context<RsEnv>,
   options: { stream: string; connectionId?: string },
 ): Promise<{ scopes: StreamScope[]; catalog: Catalog }> {
-  const catalog = await loadCatalog(c.get("deps").store);
+  const catalog = await loadCatalog(c.get("deps").store, c.get("auth"));
   const scopes = scopesForStream(c.get("auth").bearer, catalog, options);
   return { scopes, catalog };
 }

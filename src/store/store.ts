@@ -29,6 +29,7 @@
 //   recent `limit` buckets in ascending key order. Keys are strings (see core/time-buckets.ts).
 
 import type { Grant, StreamScope } from "../core/grant.js";
+import type { Catalog } from "../core/grant-scope.js";
 import type { Manifest, RangeOp } from "../core/manifest.js";
 import type { SearchTerm } from "../core/search-query.js";
 
@@ -236,6 +237,13 @@ export interface OwnerSecretRecord {
   expires_at: string;
 }
 
+/** What a bearer hash is: the owner, a grant's token, or neither (grant null). */
+export interface BearerLookup {
+  owner: boolean;
+  grant: StoredGrant | null;
+  catalogGeneration?: string;
+}
+
 // ------------------------------------------------------------------------------------- the Store
 
 export interface Store {
@@ -255,6 +263,13 @@ export interface Store {
   listConnections(): Promise<Connection[]>;
   /** Removes the connection and all its records; false when it did not exist. */
   deleteConnection(connectionId: string): Promise<boolean>;
+  /**
+   * Manifests and connections as of a moment after this call started (never stale, even when
+   * another process wrote them). The objects may be shared and frozen: read them, never mutate.
+   * `generation` is the catalog generation the caller's bearer lookup read in the same statement,
+   * when the backend has one (Postgres); it lets a cached catalog answer without a round trip.
+   */
+  catalog(generation?: string): Promise<Catalog>;
 
   /**
    * Apply a batch atomically: invalid ops are rejected first (reported, not applied), then all
@@ -294,6 +309,11 @@ export interface Store {
   isOwnerToken(tokenHash: string): Promise<boolean>;
   createGrant(grant: StoredGrant): Promise<void>;
   getGrantByTokenHash(tokenHash: string): Promise<StoredGrant | null>;
+  /**
+   * isOwnerToken (only when checkOwner) then getGrantByTokenHash, as one lookup; a backend with a
+   * catalog generation returns it from the same statement (see catalog()).
+   */
+  lookupBearer(tokenHash: string, options: { checkOwner: boolean }): Promise<BearerLookup>;
   getGrant(grantId: string): Promise<StoredGrant | null>;
   listGrants(): Promise<StoredGrant[]>;
   /** Sets revoked_at (first revocation wins); false when the grant does not exist. */

@@ -45,7 +45,7 @@ export function registerSchema(app: Hono<RsEnv>): void {
     const auth = c.get("auth");
     noteRead(c, { route: "GET /v1/schema", stream: streamName ?? null, connectionId: connectionId ?? null });
     const { store } = c.get("deps");
-    const catalog = await loadCatalog(store);
+    const catalog = await loadCatalog(store, auth);
     let scopes = visibleScopes(auth.bearer, catalog);
     // Names more than one visible connector has: their rows also carry the qualified name.
     const connectorsOf = new Map<string, Set<string>>();

@@ -113,7 +113,7 @@ export function registerSearch(app: Hono<RsEnv>): void {
     const { limit, warnings } = params.clampedLimit({ fallback: 10, max: 100 });
     const auth = c.get("auth");
     const deps = c.get("deps");
-    const catalog = await loadCatalog(deps.store);
+    const catalog = await loadCatalog(deps.store, auth);
     let scopes: StreamScope[];
     if (streams !== undefined && streams.length > 0) {
       scopes = streams.flatMap((s) => scopesForStream(auth.bearer, catalog, { stream: checkStreamName(s) }));

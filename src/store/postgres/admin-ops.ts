@@ -4,7 +4,7 @@ import type pg from "pg";
 import { PdppError } from "../../core/errors.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest } from "../../core/manifest.js";
-import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
+import type { AccessLogEntry, BearerLookup, Connection, StoredGrant } from "../store.js";
 import { inTransaction } from "./pool.js";
 import { reindexChangedStreams } from "./search-write.js";
 
@@ -131,6 +131,35 @@ async function grantWhere(pool: pg.Pool, where: string, value: string): Promise<
     [value],
   );
   return rows[0] ? grantFromRow(rows[0]) : null;
+}
+
+/**
+ * Owner check (when asked) and grant lookup for a bearer hash in ONE statement, together with the
+ * catalog generation, so a read can use its cached catalog without another round trip.
+ */
+export async function lookupBearer(
+  pool: pg.Pool,
+  tokenHash: string,
+  options: { checkOwner: boolean },
+): Promise<BearerLookup> {
+  const { rows } = await pool.query<GrantRow & { owner: boolean; gen: string }>(
+    `SELECT (SELECT gen FROM catalog_generation)::text AS gen,
+            ($2::boolean AND EXISTS (SELECT 1 FROM owner_tokens WHERE token_hash = $1)) AS owner,
+            g.body, g.token_hash, g.revoked_at
+     FROM (SELECT 1) one LEFT JOIN grants g ON g.token_hash = $1`,
+    [tokenHash, options.checkOwner],
+  );
+  const row = rows[0];
+  return {
+    owner: row.owner,
+    grant: !row.owner && row.body !== null ? grantFromRow(row) : null,
+    catalogGeneration: row.gen,
+  };
+}
+
+export async function catalogGeneration(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ gen: string }>("SELECT gen::text AS gen FROM catalog_generation");
+  return rows[0].gen;
 }
 
 export function getGrantByTokenHash(pool: pg.Pool, tokenHash: string): Promise<StoredGrant | null> {

@@ -266,6 +266,27 @@ SELECT DISTINCT (s.value ->> 0)::bigint, r.rid, r.stream
 FROM records r CROSS JOIN LATERAL jsonb_each(r.stamps) s WHERE r.stamps IS NOT NULL;
 `,
   },
+  {
+    version: 10,
+    name: "catalog_generation",
+    // A counter bumped in the same transaction as any write to manifests or connections (by
+    // statement-level triggers, so no writer can forget it). The RS reads it in the same statement
+    // as the bearer lookup and reuses its cached catalog only while the counter is unchanged.
+    sql: `
+CREATE TABLE catalog_generation (one boolean PRIMARY KEY DEFAULT true CHECK (one), gen bigint NOT NULL);
+INSERT INTO catalog_generation (gen) VALUES (1);
+CREATE FUNCTION pdpp_bump_catalog_generation() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE catalog_generation SET gen = gen + 1;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER manifests_catalog_generation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON manifests
+  FOR EACH STATEMENT EXECUTE FUNCTION pdpp_bump_catalog_generation();
+CREATE TRIGGER connections_catalog_generation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON connections
+  FOR EACH STATEMENT EXECUTE FUNCTION pdpp_bump_catalog_generation();
+`,
+  },
 ];
 
 /**

@@ -1,12 +1,15 @@
 // The Postgres Store: the same contract as SQLite (src/store/store.ts) over a pg.Pool in one schema.
 import type pg from "pg";
+import { deepFreeze } from "../../core/deep-freeze.js";
 import type { StreamScope } from "../../core/grant.js";
+import type { Catalog } from "../../core/grant-scope.js";
 import type { Manifest } from "../../core/manifest.js";
 import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
   AggregateResult,
+  BearerLookup,
   ChangesAnchor,
   ChangesQuery,
   ChangesResult,
@@ -75,6 +78,7 @@ async function assertUtf8(pool: pg.Pool): Promise<void> {
 class PostgresStore implements Store {
   readonly kind = "postgres" as const;
   private closed = false;
+  private catalogCache: { gen: string; catalog: Catalog } | null = null;
   private readonly analyzer = new BulkAnalyzer();
   private readonly accessLog: AccessLogBuffer;
 
@@ -109,6 +113,22 @@ class PostgresStore implements Store {
   }
   listConnections(): Promise<Connection[]> {
     return admin.listConnections(this.pool);
+  }
+  /**
+   * Cached under the generation read BEFORE the manifests and connections: the content is then at
+   * least as new as its label, and it is reused only by a request whose own generation read (with
+   * its bearer lookup, or here) equals that label, i.e. after which no catalog write committed.
+   */
+  async catalog(generation?: string): Promise<Catalog> {
+    const gen = generation ?? (await admin.catalogGeneration(this.pool));
+    if (this.catalogCache?.gen === gen) return this.catalogCache.catalog;
+    const [manifests, connections] = await Promise.all([this.listManifests(), this.listConnections()]);
+    const catalog = deepFreeze({ manifests, connections });
+    this.catalogCache = { gen, catalog };
+    return catalog;
+  }
+  lookupBearer(tokenHash: string, options: { checkOwner: boolean }): Promise<BearerLookup> {
+    return admin.lookupBearer(this.pool, tokenHash, options);
   }
   deleteConnection(connectionId: string): Promise<boolean> {
     return admin.deleteConnection(this.pool, connectionId);

@@ -1,6 +1,8 @@
 // Owner-side tables of the SQLite store: secrets, manifests, connections, tokens, grants, access log.
 import { randomBytes } from "node:crypto";
+import { deepFreeze } from "../../core/deep-freeze.js";
 import { PdppError } from "../../core/errors.js";
+import type { Catalog } from "../../core/grant-scope.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
@@ -16,8 +18,47 @@ interface GrantRow {
 
 export class SqliteAdmin {
   private readonly manifestCache = new Map<string, Manifest | null>();
+  private catalogCache: { key: string; catalog: Catalog } | null = null;
+  private manifestCacheKey = "";
 
   constructor(private readonly db: SqliteDb) {}
+
+  /**
+   * What the manifest and catalog caches are valid for, read without I/O: data_version changes
+   * whenever ANY other connection (another process, another store handle) commits to this file,
+   * and total_changes() whenever this connection itself writes a row. A cache filled under the
+   * same key has seen every committed manifest/connection change; any other write only costs a
+   * refill.
+   */
+  private freshnessKey(): string {
+    const row = this.db
+      .stmt("SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS d")
+      .get() as { t: number; d: number };
+    return `${row.d}:${row.t}`;
+  }
+
+  /** Drop the per-connector manifest cache when another writer may have changed a manifest. */
+  private checkManifestCache(): void {
+    const key = this.freshnessKey();
+    if (key !== this.manifestCacheKey) {
+      this.manifestCache.clear();
+      this.manifestCacheKey = key;
+    }
+  }
+
+  /**
+   * Manifests and connections, as one consistent read, cached until the freshness key moves. The
+   * cached objects are frozen and shared: callers only read them.
+   */
+  catalog(): Catalog {
+    const key = this.freshnessKey();
+    if (this.catalogCache?.key === key) return this.catalogCache.catalog;
+    const catalog = this.db.raw
+      .transaction(() => deepFreeze({ manifests: this.listManifests(), connections: this.listConnections() }))
+      .deferred();
+    this.catalogCache = { key, catalog };
+    return catalog;
+  }
 
   secret(name: string): string {
     const row = this.db.stmt("SELECT value FROM secrets WHERE name = ?").get(name) as
@@ -61,6 +102,7 @@ export class SqliteAdmin {
   }
 
   getManifest(connectorKey: string): Manifest | null {
+    this.checkManifestCache();
     if (this.manifestCache.has(connectorKey))
       return structuredClone(this.manifestCache.get(connectorKey) ?? null);
     const row = this.db.stmt("SELECT manifest FROM manifests WHERE connector_key = ?").get(connectorKey) as
@@ -73,6 +115,7 @@ export class SqliteAdmin {
 
   /** The cached (not copied) stream definition, for internal use on hot paths. */
   streamDef(connectorKey: string, stream: string): StreamDef | undefined {
+    this.checkManifestCache();
     if (!this.manifestCache.has(connectorKey)) this.getManifest(connectorKey);
     return this.manifestCache.get(connectorKey)?.streams.find((s) => s.name === stream);
   }

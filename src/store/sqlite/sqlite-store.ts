@@ -75,6 +75,13 @@ class SqliteStore implements Store {
   async listConnections() {
     return this.admin.listConnections();
   }
+  async lookupBearer(tokenHash: string, options: { checkOwner: boolean }) {
+    if (options.checkOwner && this.admin.isOwnerToken(tokenHash)) return { owner: true, grant: null };
+    return { owner: false, grant: this.admin.getGrantByTokenHash(tokenHash) };
+  }
+  async catalog() {
+    return this.admin.catalog();
+  }
   async deleteConnection(connectionId: string) {
     return this.admin.deleteConnection(connectionId);
   }
