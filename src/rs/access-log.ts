@@ -35,16 +35,18 @@ export function sendJson(
   body: unknown,
   options: { records?: number; status?: number } = {},
 ): Response {
-  const text = JSON.stringify(body);
+  // Encoded to UTF-8 once: its length is the logged size, and the server writes these very bytes
+  // (a string body would be measured and encoded again on the way out).
+  const bytes = Buffer.from(JSON.stringify(body), "utf8");
   const note = c.get("access");
   if (note) {
-    note.bytes = Buffer.byteLength(text);
+    note.bytes = bytes.length;
     note.recordCount = options.records ?? 0;
   }
   // The in-process adapter takes the object itself (same answer, no JSON parse on its side).
   const call = inProcessCall(c);
   if (call) call.answer = { body };
-  return c.body(text, (options.status ?? 200) as 200, { "content-type": "application/json; charset=utf-8" });
+  return c.body(bytes, (options.status ?? 200) as 200, { "content-type": "application/json; charset=utf-8" });
 }
 
 export const accessLogMiddleware: MiddlewareHandler<RsEnv> = async (c, next) => {
