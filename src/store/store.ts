@@ -244,6 +244,13 @@ export interface BearerLookup {
   catalogGeneration?: string;
 }
 
+/** An OAuth token by hash and the grant it names (each null when absent). */
+export interface AccessTokenLookup {
+  token: OAuthTokenRecord | null;
+  grant: StoredGrant | null;
+  catalogGeneration?: string;
+}
+
 // ------------------------------------------------------------------------------------- the Store
 
 export interface Store {
@@ -345,6 +352,8 @@ export interface Store {
   takeOAuthPending(pendingId: string): Promise<OAuthPendingRecord | null>;
   putOAuthToken(token: OAuthTokenRecord): Promise<void>;
   getOAuthToken(tokenHash: string): Promise<OAuthTokenRecord | null>;
+  /** getOAuthToken and getGrant(its grant_id) as one lookup, with the catalog generation if any. */
+  lookupAccessToken(tokenHash: string): Promise<AccessTokenLookup>;
   /** Sets used_at when unset; true only for the one caller that set it (single use, atomic). */
   markOAuthTokenUsed(tokenHash: string, at: string): Promise<boolean>;
 }

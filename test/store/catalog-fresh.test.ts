@@ -48,6 +48,18 @@ async function scenario(a: Store, b: Store): Promise<void> {
 
   assert.equal(await b.deleteConnection(second.connection_id), true);
   assert.deepEqual((await nextRead(a)).connections, ["first"], "connection removed elsewhere");
+  // The OAuth access-token lookup (hosted MCP) carries the generation the same way.
+  await b.ensureConnection(MAIL_MANIFEST.connector_key, "oauth-seen");
+  const viaOAuth = await a.lookupAccessToken("b".repeat(64));
+  assert.equal(viaOAuth.token, null);
+  const oauthCatalog = await a.catalog(viaOAuth.catalogGeneration);
+  assert.deepEqual(oauthCatalog.connections.map((c) => c.display_name).sort(), ["first", "oauth-seen"]);
+  assert.equal(
+    await b.deleteConnection(
+      (await b.ensureConnection(MAIL_MANIFEST.connector_key, "oauth-seen")).connection_id,
+    ),
+    true,
+  );
 
   // This handle's own writes are seen too (no other connection committed in between).
   await a.ensureConnection(MAIL_MANIFEST.connector_key, "third");

@@ -4,7 +4,14 @@ import type pg from "pg";
 import { PdppError } from "../../core/errors.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest } from "../../core/manifest.js";
-import type { AccessLogEntry, BearerLookup, Connection, StoredGrant } from "../store.js";
+import type {
+  AccessLogEntry,
+  AccessTokenLookup,
+  BearerLookup,
+  Connection,
+  OAuthTokenRecord,
+  StoredGrant,
+} from "../store.js";
 import { inTransaction } from "./pool.js";
 import { reindexChangedStreams } from "./search-write.js";
 
@@ -155,6 +162,38 @@ export async function lookupBearer(
     grant: !row.owner && row.body !== null ? grantFromRow(row) : null,
     catalogGeneration: row.gen,
   };
+}
+
+/**
+ * An OAuth token, the grant it names and the catalog generation, in ONE statement (the hosted MCP
+ * path's bearer lookup; the caller checks kind, expiry, audience and the grant as before).
+ */
+export async function lookupAccessToken(pool: pg.Pool, tokenHash: string): Promise<AccessTokenLookup> {
+  const { rows } = await pool.query<{
+    gen: string;
+    token_body: string | null;
+    used_at: string | null;
+    body: string | null;
+    token_hash: string;
+    revoked_at: string | null;
+  }>(
+    `SELECT (SELECT gen FROM catalog_generation)::text AS gen, o.body AS token_body, o.used_at,
+            g.body, g.token_hash, g.revoked_at
+     FROM (SELECT 1) one
+     LEFT JOIN oauth_tokens o ON o.token_hash = $1
+     LEFT JOIN grants g ON g.grant_id = (o.body::jsonb ->> 'grant_id')`,
+    [tokenHash],
+  );
+  const row = rows[0];
+  const token =
+    row.token_body === null
+      ? null
+      : { ...(JSON.parse(row.token_body) as Omit<OAuthTokenRecord, "used_at">), used_at: row.used_at };
+  const grant =
+    row.body === null
+      ? null
+      : grantFromRow({ body: row.body, token_hash: row.token_hash, revoked_at: row.revoked_at });
+  return { token, grant, catalogGeneration: row.gen };
 }
 
 export async function catalogGeneration(pool: pg.Pool): Promise<string> {

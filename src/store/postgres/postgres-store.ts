@@ -7,6 +7,7 @@ import type { Manifest } from "../../core/manifest.js";
 import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
+  AccessTokenLookup,
   AggregateQuery,
   AggregateResult,
   BearerLookup,
@@ -236,6 +237,9 @@ class PostgresStore implements Store {
   }
   getOAuthToken(tokenHash: string): Promise<OAuthTokenRecord | null> {
     return oauth.getOAuthToken(this.pool, tokenHash);
+  }
+  lookupAccessToken(tokenHash: string): Promise<AccessTokenLookup> {
+    return admin.lookupAccessToken(this.pool, tokenHash);
   }
   markOAuthTokenUsed(tokenHash: string, at: string): Promise<boolean> {
     return oauth.markOAuthTokenUsed(this.pool, tokenHash, at);

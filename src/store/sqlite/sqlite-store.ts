@@ -203,6 +203,11 @@ class SqliteStore implements Store {
   async getOAuthToken(tokenHash: string) {
     return this.oauth.getToken(tokenHash);
   }
+  async lookupAccessToken(tokenHash: string) {
+    const token = this.oauth.getToken(tokenHash);
+    const grant = token?.grant_id ? this.admin.getGrant(token.grant_id) : null;
+    return { token, grant };
+  }
   async markOAuthTokenUsed(tokenHash: string, at: string) {
     return this.oauth.markTokenUsed(tokenHash, at);
   }
