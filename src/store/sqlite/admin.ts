@@ -39,7 +39,10 @@ export class SqliteAdmin {
 
   /** Drop the per-connector manifest cache when another writer may have changed a manifest. */
   private checkManifestCache(): void {
-    const key = this.freshnessKey();
+    // Inside a transaction the connection may see writes that roll back without moving the key:
+    // start over, and make the first read after the transaction start over again.
+    const key = this.db.raw.inTransaction ? "" : this.freshnessKey();
+    if (key === "") this.manifestCache.clear();
     if (key !== this.manifestCacheKey) {
       this.manifestCache.clear();
       this.manifestCacheKey = key;
@@ -51,6 +54,8 @@ export class SqliteAdmin {
    * cached objects are frozen and shared: callers only read them.
    */
   catalog(): Catalog {
+    if (this.db.raw.inTransaction)
+      return { manifests: this.listManifests(), connections: this.listConnections() };
     const key = this.freshnessKey();
     if (this.catalogCache?.key === key) return this.catalogCache.catalog;
     const catalog = this.db.raw
