@@ -79,7 +79,7 @@ export function postgresReadFloors(at: { url: string; schema: string }): ReadFlo
       const { rows } = await pool.query<{ rid: string }>(
         `SELECT r.rid, r.connection_id, r.record_id, r.payload, r.time FROM records r
          WHERE r.stream = 'messages' AND NOT r.deleted AND r.payload->>'from' = $1
-         ORDER BY r.time DESC, r.connection_id DESC, r.record_id DESC LIMIT 26`,
+         ORDER BY r.time DESC NULLS LAST, r.connection_id DESC, r.record_id DESC LIMIT 26`,
         [from],
       );
       return pool.query(

@@ -1,6 +1,7 @@
-// `npm run bench -- --search`: the search rows of issue 10 on a reused dataset (bench/search-data.ts),
-// each beside a raw-SQL floor measured in the same run on the same database, with the ratio, and
-// (Postgres) the round trips one search takes. Flags shared with bench/run.ts: --records --backend --runs --seed.
+// `npm run bench -- --search`: the search, page and count rows of issue 10 on a reused dataset
+// (bench/search-data.ts; generating 1M records once takes minutes), each beside a raw-SQL floor
+// measured in the same run on the same database, with the ratio, the CPU per call, and (Postgres)
+// the round trips one search takes. Flags shared with bench/run.ts: --records --backend --runs --seed.
 import Database from "better-sqlite3";
 import pg from "pg";
 import { parseSearchQuery } from "../src/core/search-query.js";
@@ -9,6 +10,7 @@ import { taggedAllQuery } from "../src/store/postgres/search-sql.js";
 import { matchAllExpr } from "../src/store/sqlite/search-text.js";
 import type { Store } from "../src/store/store.js";
 import { BENCH_MANIFESTS, grantEverything } from "./dataset.js";
+import { postgresReadFloors, type ReadFloors, sqliteReadFloors } from "./floors.js";
 import { type BenchRow, measure, printRow } from "./measure.js";
 import { type BenchStore, postgresDataset, sqliteDataset } from "./search-data.js";
 
@@ -19,6 +21,11 @@ const COMMON = ["invoice", "meeting project", "budget travel hotel", "report", "
 export interface Floors {
   rare(q: string): Promise<unknown>;
   newest(q: string): Promise<unknown>;
+  /** What a full candidate window costs before any ranking: the newest 10,000 matches and the
+   * next 10,000 counted (recall and matched_estimate), per searched table. SQLite only. */
+  window?(q: string): Promise<unknown>;
+  /** The newest 10 matches in one connection of the mail stream (a join on records). SQLite only. */
+  newestIn?(q: string, connectionId: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -37,6 +44,22 @@ export function sqliteFloors(path: string): Floors {
       db.prepare(`SELECT rowid FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid DESC LIMIT 10`),
     ]),
   );
+  const window = new Map(
+    tables.map((t) => [
+      t,
+      db.prepare(
+        `SELECT count(*) FROM (SELECT rowid FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid DESC LIMIT 20000)`,
+      ),
+    ]),
+  );
+  const mail = db
+    .prepare("SELECT name FROM search_tables WHERE connector_key = 'mbox'")
+    .pluck()
+    .get() as string;
+  const newestIn = db.prepare(
+    `SELECT ${mail}.rowid FROM ${mail} JOIN records r ON r.id = ${mail}.rowid
+     WHERE ${mail} MATCH ? AND r.connection_id = ? ORDER BY ${mail}.rowid DESC LIMIT 10`,
+  );
   const run = (stmts: Map<string, Database.Statement>, q: string) => {
     const expr = matchAllExpr(parseSearchQuery(q), null);
     for (const s of stmts.values()) s.all(expr);
@@ -44,6 +67,8 @@ export function sqliteFloors(path: string): Floors {
   return {
     rare: async (q) => run(rare, q),
     newest: async (q) => run(newest, q),
+    window: async (q) => run(window, q),
+    newestIn: async (q, connectionId) => newestIn.all(matchAllExpr(parseSearchQuery(q), null), connectionId),
     close: async () => {
       db.close();
     },
@@ -108,14 +133,17 @@ async function benchOne(
   const floors = data.sqlitePath
     ? sqliteFloors(data.sqlitePath)
     : postgresFloors(data.pg as { url: string; schema: string });
+  const read: ReadFloors = data.sqlitePath
+    ? sqliteReadFloors(data.sqlitePath)
+    : postgresReadFloors(data.pg as { url: string; schema: string });
   const rows: BenchRow[] = [];
   try {
     const token = await grantEverything(data.store, "bench-search");
     const app = createApp({ store: data.store, publicUrl: "http://127.0.0.1:7662" });
     let recall = "";
-    const get = async (q: string) => {
+    const get = async (q: string, suffix = "") => {
       const response = await app.fetch(
-        new Request(`http://127.0.0.1:7662/v1/search?q=${encodeURIComponent(q)}`, {
+        new Request(`http://127.0.0.1:7662/v1/search?q=${encodeURIComponent(q)}${suffix}`, {
           headers: { authorization: `Bearer ${token}` },
         }),
       );
@@ -126,30 +154,101 @@ async function benchOne(
       return body;
     };
     const label = `${backend} ${(opts.records / 1000).toLocaleString()}k`;
-    const scenarios = [
+    const getPath = async (path: string) => {
+      const response = await app.fetch(
+        new Request(`http://127.0.0.1:7662${path}`, { headers: { authorization: `Bearer ${token}` } }),
+      );
+      if (response.status !== 200) throw new Error(`${path} → ${response.status} ${await response.text()}`);
+      return response.json();
+    };
+    const people = ["alice", "bob", "carol", "dave", "erin"].map((p) => `${p}@example.com`);
+    const pagePath = (i: number) =>
+      `/v1/streams/messages/records?limit=25&sort=-sent_at&filter[from]=${people[i % people.length]}`;
+    const window = floors.window;
+    const work = (await data.store.listConnections()).find(
+      (c) => c.display_name === "Work mail",
+    )?.connection_id;
+    const scenarios: {
+      scenario: string;
+      target: string;
+      run: (i: number) => Promise<unknown>;
+      floor: (i: number) => Promise<unknown>;
+      floorName: string;
+      second?: { name: string; fn: (i: number) => Promise<unknown> };
+      search?: boolean;
+    }[] = [
       {
         scenario: "search selective (rare term)",
         target: backend === "sqlite" ? "p50 ≤ 5 ms" : "p50 ≤ 10 ms",
-        terms: RARE,
-        floor: floors.rare,
+        run: (i) => get(RARE[i % RARE.length]),
+        floor: (i) => floors.rare(RARE[i % RARE.length]),
         floorName: backend === "sqlite" ? "exact bm25 top-10" : "exact ts_rank_cd top-10",
+        search: true,
       },
       {
         scenario: "search common 1–3 terms",
         target: backend === "sqlite" ? "p95 ≤ 50 ms" : "p95 ≤ 100 ms",
-        terms: COMMON,
-        floor: floors.newest,
+        run: (i) => get(COMMON[i % COMMON.length]),
+        floor: (i) => floors.newest(COMMON[i % COMMON.length]),
         floorName: "newest 10 matches",
+        second: window && { name: "window 10k + 10k counted", fn: (i) => window(COMMON[i % COMMON.length]) },
+        search: true,
+      },
+      {
+        // One of the two mail connections: the window is filtered through the records index.
+        scenario: "search common 1–3 terms, one connection",
+        target: backend === "sqlite" ? "p95 ≤ 50 ms" : "p95 ≤ 100 ms",
+        run: (i) => get(COMMON[i % COMMON.length], `&connection_id=${work}`),
+        floor: (i) =>
+          floors.newestIn
+            ? floors.newestIn(COMMON[i % COMMON.length], work as string)
+            : floors.newest(COMMON[i % COMMON.length]),
+        floorName: backend === "sqlite" ? "newest 10 mail matches of the connection" : "newest 10 matches",
+        second: window && { name: "window 10k + 10k counted", fn: (i) => window(COMMON[i % COMMON.length]) },
+        search: true,
+      },
+      {
+        scenario: "records page 25, filter + sort, previews 512",
+        target: backend === "sqlite" ? "p50 ≤ 2 ms" : "p50 ≤ 4 ms",
+        run: (i) => getPath(`${pagePath(i)}&preview_chars=512`),
+        floor: (i) => read.page(people[i % people.length]),
+        floorName: "rows + 512-char previews",
+      },
+      {
+        scenario: "records page 25, filter + sort, full bodies",
+        target: backend === "sqlite" ? "p50 ≤ 2 ms" : "p50 ≤ 4 ms",
+        run: (i) => getPath(pagePath(i)),
+        floor: (i) => read.page(people[i % people.length], true),
+        floorName: "rows + full text",
+      },
+      {
+        scenario: "aggregate count by month",
+        target: "≤ 300 ms",
+        run: () =>
+          getPath(
+            "/v1/streams/messages/aggregate?metric=count&group_by_time=sent_at&granularity=month&limit=100",
+          ),
+        floor: () => read.countByMonth(),
+        floorName: "GROUP BY month",
       },
     ];
     for (const s of scenarios) {
-      const m = await measure((i) => get(s.terms[i % s.terms.length]), { runs: opts.runs });
-      const f = await measure((i) => s.floor(s.terms[i % s.terms.length]), { runs: opts.runs });
-      const trips = data.pg ? await roundTrips(data.store, () => get(s.terms[0])) : undefined;
+      // CPU per call beside wall time: on a loaded 2-core machine wall time mostly measures the queue.
+      const c0 = process.cpuUsage();
+      const m = await measure(s.run, { runs: opts.runs });
+      const c1 = process.cpuUsage(c0);
+      const f = await measure(s.floor, { runs: opts.runs });
+      const extra = s.second ? await measure(s.second.fn, { runs: opts.runs }) : undefined;
+      const trips = data.pg && s.search ? await roundTrips(data.store, () => s.run(0)) : undefined;
+      const cpu = (c1.user + c1.system) / 1000 / (opts.runs + 3);
       const note =
         `floor (${s.floorName}) p50 ${f.p50.toFixed(2)} / p95 ${f.p95.toFixed(2)} ms; ratio p50 ${(m.p50 / f.p50).toFixed(1)}× p95 ${(m.p95 / f.p95).toFixed(1)}×` +
+        (extra && s.second
+          ? `; floor (${s.second.name}) p50 ${extra.p50.toFixed(2)} / p95 ${extra.p95.toFixed(2)} ms, ratio p50 ${(m.p50 / extra.p50).toFixed(1)}× p95 ${(m.p95 / extra.p95).toFixed(1)}×`
+          : "") +
+        `; cpu ${cpu.toFixed(2)} ms/call` +
         (trips !== undefined ? `; ${trips} round trips` : "") +
-        `; last recall ${recall}`;
+        (s.search ? `; last recall ${recall}` : "");
       const row: BenchRow & Record<string, unknown> = {
         backend: label,
         scenario: s.scenario,
@@ -162,6 +261,9 @@ async function benchOne(
         floor_p95_ms: f.p95,
         ratio_p50: m.p50 / f.p50,
         ratio_p95: m.p95 / f.p95,
+        cpu_ms_per_call: cpu,
+        window_floor_p50_ms: extra?.p50,
+        window_floor_p95_ms: extra?.p95,
         round_trips: trips,
       };
       printRow(row);
@@ -169,6 +271,7 @@ async function benchOne(
     }
   } finally {
     await floors.close();
+    await read.close();
     await data.store.close();
   }
   return rows;

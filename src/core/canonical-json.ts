@@ -33,3 +33,14 @@ export function canonicalJson(value: unknown): string {
 export function payloadDigest(data: unknown): string {
   return fastSha256Digest(canonicalJson(data));
 }
+
+/**
+ * The text a field window reads (20-rs-api.md "Field window"): a string as itself, any other JSON
+ * value as its canonical JSON (`json: true`), so every granted value has a window; null when the
+ * field is absent or JSON null (nothing to window).
+ */
+export function windowText(value: unknown): { text: string; json: boolean } | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string") return { text: value, json: false };
+  return { text: canonicalJson(value), json: true };
+}

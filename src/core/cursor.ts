@@ -110,3 +110,17 @@ export function openBoundCursor(
   }
   return payload;
 }
+
+/**
+ * A cursor error that names what the cursor was meant to continue (e.g. `field body of record
+ * cin_…/messages:a1`). Only for targets the caller has already been shown to see: a hidden
+ * record answers its not-found error instead, so naming never reveals anything.
+ */
+export function namedCursorError(error: unknown, target: string): unknown {
+  if (!(error instanceof PdppError) || (error.code !== "invalid_cursor" && error.code !== "stale_cursor"))
+    return error;
+  return new PdppError(error.code, `${error.message} (cursor for ${target})`, {
+    param: error.param,
+    details: error.details,
+  });
+}

@@ -13,10 +13,13 @@ export interface Warning {
   [key: string]: unknown;
 }
 
-/** Size and identity of a text field whose value was cut to a preview (`preview_chars`). */
+/**
+ * Size and identity of a text field whose value was cut to a preview (`preview_chars`), or of a
+ * binary field left in the store (value "", no digest: hashing would read the bytes).
+ */
 export interface FieldPreviewInfo {
   size_chars: number;
-  digest: string;
+  digest?: string;
   complete: boolean; // false when `data[path]` holds only the first preview_chars code points
 }
 
@@ -61,7 +64,8 @@ export interface SearchHit {
   id: string; // self-contained id, ready for fetch
   title: string;
   time: string | null;
-  snippet: { field: string; text: string } | null;
+  /** size_chars/digest of the whole field: only with the pdpp extension snippet_meta=true. */
+  snippet: { field: string; text: string; size_chars?: number; digest?: string } | null;
   matched_fields: string[];
   score: number;
 }

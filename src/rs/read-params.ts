@@ -16,7 +16,8 @@ import type { Params } from "./params.js";
  * record cuts text fields longer than it to their first preview_chars code points and adds
  * `field_previews: {path: {size_chars, digest, complete:false}}` to the record, so a page of fat
  * records stays bounded (the MCP adapter relies on it). The full text stays readable through the
- * field-window endpoint.
+ * field-window endpoint. Binary fields never leave the store on such a read: each is "" with
+ * `{size_chars, complete:false}` in field_previews (no digest: hashing would read the bytes).
  */
 export const PREVIEW_CHARS_RANGE = { min: 64, max: 16_384 } as const;
 

@@ -85,7 +85,10 @@ export interface ListQuery {
   countExact?: boolean;
   /** Projection requested by the caller (already checked against the grant); undefined = all granted. */
   fields?: string[];
-  /** When set, text fields longer than this come back cut, with `previews` describing them. */
+  /**
+   * When set, text fields longer than this come back cut, with `previews` describing them, and
+   * binary fields never leave the store: each is "" with a preview entry giving its size.
+   */
   previewChars?: number;
 }
 
@@ -121,7 +124,8 @@ export interface StoredRecord {
   /** Projected payload: only granted (and requested) fields plus primary-key fields. */
   data: Record<string, unknown>;
   /** For each text field cut by previewChars: its full size and digest. */
-  previews?: Record<string, { sizeChars: number; digest: string; complete: boolean }>;
+  /** A binary field's entry has no digest: hashing would read the bytes the projection spares. */
+  previews?: Record<string, { sizeChars: number; digest?: string; complete: boolean }>;
   /** The value the list was sorted by (present on listRecords results, for the next cursor). */
   sortValue?: string | number | boolean | null;
 }
@@ -276,8 +280,9 @@ export interface Store {
     options?: { fields?: string[]; previewChars?: number },
   ): Promise<StoredRecord | null>;
   /**
-   * A window of a field. Null when the record is not visible. Throws PdppError field_not_text
-   * when the value at `path` is not a string (absent counts as not text).
+   * A window of a field. Null when the record is not visible. A non-string value is windowed as its
+   * canonical JSON (textLike false, mimeType application/json). Throws PdppError field_not_text
+   * when the field is absent or null on the record.
    */
   readFieldWindow(
     scope: StreamScope,

@@ -5,8 +5,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { canonicalJson } from "../../src/core/canonical-json.js";
+import { sha256Digest } from "../../src/core/ids.js";
 import type { Manifest } from "../../src/core/manifest.js";
-import { recordUri } from "../../src/core/render/handles.js";
+import { recordUri, windowUri } from "../../src/core/render/handles.js";
 import { InProcessRsClient, type RsClient } from "../../src/mcp/rs-client.js";
 import { createPdppMcpServer } from "../../src/mcp/server.js";
 import { createApp } from "../../src/rs/app.js";
@@ -115,7 +117,7 @@ describe("adapter audit", () => {
     assert.equal(spy.calls.filter((p) => p.startsWith("/v1/streams/files/records/")).length, 3);
   });
 
-  test("binary fields: MIME type, size, digest and a handle in both channels; never the base64", async () => {
+  test("binary fields: MIME type, size and a handle in both channels; never the base64", async () => {
     const q = await call(client, "query_records", {
       stream: "files",
       filter: [{ field: "tag", op: "eq", value: "t0" }],
@@ -124,12 +126,8 @@ describe("adapter audit", () => {
       !q.text.includes(BASE64.slice(0, 32)) && !JSON.stringify(q.structured).includes(BASE64.slice(0, 32)),
     );
     const rec = (q.structured.data as { data: { data: Record<string, unknown> }[] }).data[0];
-    assert.deepEqual(Object.keys(rec.data.image as object).sort(), [
-      "binary",
-      "digest",
-      "mime_type",
-      "size_chars",
-    ]);
+    // No digest: the store keeps the bytes back (item 7) and does not hash them on a read.
+    assert.deepEqual(Object.keys(rec.data.image as object).sort(), ["binary", "mime_type", "size_chars"]);
     assert.equal((rec.data.image as { size_chars: number }).size_chars, BASE64.length);
     assert.match(q.text, /"image":"\[binary image\/png, \d+ chars, not inlined\]"/);
     const ladder = q.structured.content_ladder as Record<string, unknown>[];
@@ -138,7 +136,7 @@ describe("adapter audit", () => {
     assert.equal((entry.preview as { status: string }).status, "binary_only");
     assert.equal(entry.continue, undefined);
     assert.equal(entry.resource_uri, recordUri({ c: docs.conn, s: "files", r: "img-1" }));
-    assert.match(entry.digest as string, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(entry.digest, undefined);
     const doc = await call(client, "fetch", { id: `${docs.conn}/files:img-1` });
     assert.ok(!doc.text.includes(BASE64.slice(0, 32)));
     assert.equal(doc.structured.text, "A photo.");
@@ -188,17 +186,87 @@ describe("adapter audit", () => {
     assert.ok(r.text.length <= 1_200);
   });
 
-  test("one record too big for any preview: payload left out with how to read it, result within the cap", async () => {
-    const r = await call(client, "query_records", {
+  test("3: an array over 40k chars: query_records and fetch point at read_record_field, whose cursors reassemble its canonical JSON", async () => {
+    const json = canonicalJson(Array.from({ length: 8000 }, (_, i) => ({ x: i })));
+    assert.ok(json.length > 40_000);
+    const id = `${docs.conn}/files:pts-1`;
+    const q = await call(client, "query_records", {
       stream: "files",
       filter: [{ field: "tag", op: "eq", value: "t2" }],
       limit: 1,
     });
-    assert.equal(r.isError, false, r.text);
-    assert.ok(JSON.stringify(r.structured).length <= 40_000);
-    const rec = (r.structured.data as { data: { id: string; data: Record<string, unknown> }[] }).data[0];
-    assert.equal(rec.id, `${docs.conn}/files:pts-1`);
-    assert.match(String(rec.data._omitted), /fields/);
+    assert.equal(q.isError, false, q.text);
+    assert.ok(JSON.stringify(q.structured).length <= 40_000);
+    const rec = (q.structured.data as { data: { id: string; data: Record<string, unknown> }[] }).data[0];
+    assert.equal(rec.id, id);
+    assert.equal(rec.data.points, json.slice(0, 2048));
+    const ladder = q.structured.content_ladder as Record<string, unknown>[];
+    assert.deepEqual(ladder, [
+      {
+        id,
+        connection_id: docs.conn,
+        stream: "files",
+        record_id: "pts-1",
+        field: {
+          path: "points",
+          type: "array",
+          text_like: false,
+          size_chars: json.length,
+          mime_type: "application/json",
+        },
+        preview: { status: "truncated", start_chars: 0, end_chars: 2048 },
+        continue: { tool: "read_record_field", args: { id, field_path: "points", offset_chars: 2048 } },
+        resource_uri: windowUri({ c: docs.conn, s: "files", r: "pts-1", f: "points", w: { o: 2048 } }),
+        digest: sha256Digest(json),
+      },
+    ]);
+    // The text channel names the cut and its continuation too.
+    const cut = /"cut":\{"points":\[(\d+),(\d+)\]\}/.exec(q.text);
+    assert.ok(cut, q.text);
+    assert.equal(Number(cut[2]), json.length);
+    assert.match(q.text, /continue with read_record_field \{id, field_path, offset_chars:shown\}/);
+    const fromText = await call(client, "read_record_field", {
+      id,
+      field_path: "points",
+      offset_chars: Number(cut[1]),
+    });
+    assert.equal(
+      fromText.text.split("\n").slice(1).join("\n"),
+      json.slice(Number(cut[1]), Number(cut[1]) + 4096),
+    );
+
+    // fetch: the record JSON is cut, and the way on is read_record_field on the array itself.
+    const f = await call(client, "fetch", { id });
+    const meta = f.structured.metadata as Record<string, unknown>;
+    assert.equal(meta.text_complete, false);
+    assert.deepEqual(meta.large_fields, { points: json.length });
+    assert.deepEqual(meta.continue_with, { tool: "read_record_field", args: { id, field_path: "points" } });
+
+    // Following next_cursor from the fetch continuation reads the whole canonical JSON, both channels.
+    let args: Record<string, unknown> = {
+      ...(meta.continue_with as { args: Record<string, unknown> }).args,
+      limit_chars: 16_384,
+    };
+    let structured = "";
+    let text = "";
+    for (let i = 0; i < 20; i++) {
+      const r = await call(client, "read_record_field", args);
+      assert.equal(r.isError, false, r.text);
+      const w = r.structured.window as { text: string; next_cursor: string | null };
+      assert.deepEqual(r.structured.field, {
+        path: "points",
+        mime_type: "application/json",
+        text_like: false,
+        size_chars: json.length,
+        digest: sha256Digest(json),
+      });
+      structured += w.text;
+      text += r.text.slice(r.text.indexOf("\n") + 1);
+      if (w.next_cursor === null) break;
+      args = { id, field_path: "points", cursor: w.next_cursor };
+    }
+    assert.equal(structured, json);
+    assert.equal(text, json);
   });
 
   test("resource errors: -32002 for a missing record, the typed RS body in data", async () => {
@@ -217,5 +285,39 @@ describe("adapter audit", () => {
     const r = await call(client, "fetch", { id: `${docs.conn}/files:nope` });
     assert.equal(errorOf(r).code, "record_not_found");
     assert.match(r.text, /^error record_not_found: /);
+  });
+
+  test("3: fetch of a record with text and a large array: the array is cut in metadata with a continuation that finishes it", async () => {
+    const points = Array.from({ length: 3000 }, (_, i) => ({ x: i, label: `p${i}` }));
+    const json = canonicalJson(points);
+    await docs.store.applyBatch(docs.conn, "files", [
+      { op: "upsert", data: { file_id: "mix-1", name: "Mixed", tag: "t9", body: "Short text.", points } },
+    ]);
+    const id = `${docs.conn}/files:mix-1`;
+    const f = await call(client, "fetch", { id });
+    assert.equal(f.structured.text, "Short text.");
+    const meta = f.structured.metadata as {
+      fields: Record<string, unknown>;
+      fields_cut: Record<
+        string,
+        { shown: number; total: number; continue_with: { args: Record<string, unknown> } }
+      >;
+    };
+    assert.equal(meta.fields.points, json.slice(0, 200));
+    assert.deepEqual(meta.fields_cut.points, {
+      shown: 200,
+      total: json.length,
+      continue_with: { tool: "read_record_field", args: { id, field_path: "points", offset_chars: 200 } },
+    });
+    let args: Record<string, unknown> = { ...meta.fields_cut.points.continue_with.args, limit_chars: 16_384 };
+    let rest = "";
+    for (let i = 0; i < 20; i++) {
+      const r = await call(client, "read_record_field", args);
+      const w = r.structured.window as { text: string; next_cursor: string | null };
+      rest += w.text;
+      if (w.next_cursor === null) break;
+      args = { id, field_path: "points", cursor: w.next_cursor };
+    }
+    assert.equal(`${meta.fields.points}${rest}`, json);
   });
 });

@@ -4,12 +4,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { sha256Digest } from "../../src/core/ids.js";
 import type { Manifest } from "../../src/core/manifest.js";
 import type { RsCall, RsClient } from "../../src/mcp/rs-client.js";
 import { InProcessRsClient } from "../../src/mcp/rs-client.js";
 import { createApp } from "../../src/rs/app.js";
 import { BASE_URL, buildWorld, createClient, grantAll, openTempStore, type World } from "./fixtures/world.js";
-import { type Channels, call, channelChars } from "./helpers.js";
+import { type Channels, call, channelChars, errorOf } from "./helpers.js";
+
+/** The parts of an error body that must match exactly (request ids differ per call). */
+function pick(e: { code: string; [k: string]: unknown }) {
+  return { code: e.code, message: e.message, param: e.param };
+}
 
 /** Records every RS call with its query, forwarding to a real client. */
 class RecordingRs implements RsClient {
@@ -111,6 +117,91 @@ describe("MCP surface (issue 9)", () => {
     }
     const body = rows.find((row) => row.snippet_field === "body");
     if (body) assert.match(r.text, /\n {2}body: /);
+  });
+
+  test("8: search ladder entries carry size_chars and digest, the same read_record_field reports", async () => {
+    const r = await call(client, "search", { query: "zebra", streams: ["messages"] });
+    const ladder = r.structured.content_ladder as {
+      id: string;
+      field: { path: string; size_chars?: number };
+      digest?: string;
+      continue: { args: Record<string, unknown> };
+    }[];
+    const expected = new Map([
+      [`${world.work}/messages:shared-1`, ["subject", "Shared zebra note work"]],
+      [`${world.home}/messages:shared-1`, ["subject", "Shared zebra note home"]],
+      [`${world.work}/messages:long-1`, ["body", world.body]],
+    ]);
+    assert.deepEqual(new Set(ladder.map((e) => e.id)), new Set(expected.keys()));
+    for (const e of ladder) {
+      const [path, text] = expected.get(e.id) as [string, string];
+      assert.deepEqual(
+        [e.field.path, e.field.size_chars, e.digest],
+        [path, [...text].length, sha256Digest(text)],
+        e.id,
+      );
+      const w = await call(client, "read_record_field", e.continue.args);
+      const field = w.structured.field as { size_chars: number; digest: string };
+      assert.deepEqual([field.size_chars, field.digest], [e.field.size_chars, e.digest]);
+    }
+  });
+
+  test("11: cursor errors name the field and record it can see; a hidden record answers as without the cursor", async () => {
+    const id = `${world.work}/messages:long-1`;
+    const bad = await call(client, "read_record_field", { id, field_path: "body", cursor: "not-a-cursor" });
+    assert.equal(bad.isError, true);
+    assert.deepEqual(pick(errorOf(bad)), {
+      code: "invalid_cursor",
+      message: `cursor is not a cursor this server issued for this request; drop it to start over. (cursor for field body of record ${id})`,
+      param: "cursor",
+    });
+    // A cursor of another field of the same record: bound elsewhere, named here.
+    const subject = await call(client, "read_record_field", { id, field_path: "subject", limit_chars: 3 });
+    const foreign = (subject.structured.window as { next_cursor: string }).next_cursor;
+    const moved = await call(client, "read_record_field", { id, field_path: "body", cursor: foreign });
+    assert.deepEqual(pick(errorOf(moved)), {
+      code: "invalid_cursor",
+      message: `cursor was issued for a different request; repeat the original parameters or drop cursor. (cursor for field body of record ${id})`,
+      param: "cursor",
+    });
+    // Not visible (here: no such record): the same answer as the read without a cursor.
+    const hidden = `${world.work}/messages:no-such-record`;
+    const withCursor = await call(client, "read_record_field", {
+      id: hidden,
+      field_path: "body",
+      cursor: foreign,
+    });
+    const without = await call(client, "read_record_field", { id: hidden, field_path: "body" });
+    assert.deepEqual(pick(errorOf(withCursor)), pick(errorOf(without)));
+    assert.equal(errorOf(without).code, "record_not_found");
+    // A list cursor replayed on another stream names the stream it was used on.
+    const page = await call(client, "query_records", { stream: "messages", limit: 1 });
+    const listCursor = (page.structured.data as { next_cursor: string }).next_cursor;
+    const wrong = await call(client, "query_records", { stream: "contacts", cursor: listCursor });
+    assert.deepEqual(pick(errorOf(wrong)), {
+      code: "invalid_cursor",
+      message:
+        "cursor was issued for a different request; repeat the original parameters or drop cursor. (cursor for the records of contacts)",
+      param: "cursor",
+    });
+  });
+
+  test("11: a stale field cursor names the field and record", async () => {
+    const id = `${world.home}/messages:home-2`;
+    const first = await call(client, "read_record_field", { id, field_path: "body", limit_chars: 5 });
+    const cursor = (first.structured.window as { next_cursor: string }).next_cursor;
+    await world.store.applyBatch(world.home, "messages", [
+      {
+        op: "upsert",
+        data: { message_id: "home-2", subject: "S", sent_at: "2024-03-01T10:00:00Z", body: "Changed body." },
+      },
+    ]);
+    const stale = await call(client, "read_record_field", { id, field_path: "body", cursor });
+    assert.deepEqual(pick(errorOf(stale)), {
+      code: "stale_cursor",
+      message: `field body of record ${id} changed since this cursor was issued; restart from offset 0 (no cursor).`,
+      param: "cursor",
+    });
   });
 
   test("10: limit_chars sizes a cursor's window and a q window", async () => {

@@ -2,7 +2,7 @@
 // cursors after a change, q windows, non-text fields and grants — per backend.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { encodeRecordId } from "../../src/core/ids.js";
+import { encodeRecordId, sha256Digest } from "../../src/core/ids.js";
 import { testBackends } from "../helpers/backends.js";
 import { assertError, type Fixture, LONG_BODY_CHARS, longBody, ndjson, openFixture } from "./harness.js";
 
@@ -159,7 +159,9 @@ for (const backend of testBackends()) {
       const otherConnectionSpelling = await fx.call(
         `/v1/streams/messages/records/${rid("<a2/x@mail.example>")}/field-window?connection_id=${fx.mailB}&field=body&cursor=${cursor}`,
       );
-      assertError(otherConnectionSpelling, 400, "invalid_cursor");
+      // No record a2 on mailB: a bad cursor there answers exactly as the read without it (item 11).
+      assertError(otherConnectionSpelling, 404, "record_not_found");
+      assert.match(other.json.error.message, /\(cursor for field body of record cin_[0-9a-f]+\/messages:/);
       const upd = await fx.call(`/v1/owner/connections/${fx.mailA}/streams/messages/records`, {
         method: "POST",
         body: ndjson([
@@ -179,11 +181,20 @@ for (const backend of testBackends()) {
       assert.match(stale.json.error.message, /restart from offset 0/);
     });
 
-    it("answers field_not_text, ambiguity, unknown fields and grant limits", async () => {
+    it("windows a number as JSON; answers ambiguity, unknown fields and grant limits", async () => {
       const num = await fx.call(
         `/v1/streams/messages/records/${rid("<a1/x@mail.example>")}/field-window?connection_id=${fx.mailA}&field=size_bytes`,
       );
-      assertError(num, 422, "field_not_text");
+      // A non-text field windows as its canonical JSON (issue 9 item 3).
+      assert.equal(num.status, 200, num.text);
+      assert.deepEqual(num.json.field, {
+        path: "size_bytes",
+        text_like: false,
+        mime_type: "application/json",
+        size_chars: 3,
+        digest: sha256Digest("200"),
+      });
+      assert.equal(num.json.window.text, "200");
       const amb = await fx.call(
         `/v1/streams/messages/records/${rid("<a1/x@mail.example>")}/field-window?field=body`,
       );

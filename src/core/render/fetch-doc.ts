@@ -1,7 +1,8 @@
 // The fetch tool's document ({id, title, text, url, metadata}, the search/fetch contract): the
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
+import { canonicalJson } from "../canonical-json.js";
 import { deletePath, getPath } from "../projection.js";
-import type { SchemaStream, WireRecord } from "../wire.js";
+import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import {
   boundTitle,
   codePoints,
@@ -11,7 +12,7 @@ import {
   sliceCodePoints,
 } from "./budget.js";
 import { recordUri, windowUri } from "./handles.js";
-import { binaryFieldsOf, cutPayload } from "./record-preview.js";
+import { binaryFieldsOf, cutPayload, holdsCutText } from "./record-preview.js";
 
 export interface FetchDocument {
   id: string;
@@ -69,7 +70,7 @@ const SMALL_FIELD_CHARS = 200;
  */
 function smallFields(
   data: Record<string, unknown>,
-  options: { skip: string | null; recordId: string },
+  options: { skip: string | null; recordId: string; previews?: Record<string, FieldPreviewInfo> },
 ): { fields: Record<string, unknown>; cut: Record<string, unknown>; omitted: string[] } {
   const fields: Record<string, unknown> = {};
   const cut: Record<string, unknown> = {};
@@ -77,19 +78,26 @@ function smallFields(
   let used = 0;
   for (const [key, value] of Object.entries(data)) {
     if (key === options.skip) continue;
-    const long = typeof value === "string" && codePoints(value) > SMALL_FIELD_CHARS;
-    const shown = long ? sliceCodePoints(value as string, SMALL_FIELD_CHARS) : value;
-    const size = JSON.stringify(shown ?? null).length + key.length + (long ? 160 : 0);
+    // A long string, or an array/object that would not fit whole, is cut to 200 chars (the
+    // array/object as its canonical JSON, the text read_record_field windows for it).
+    let long: string | null =
+      typeof value === "string" && codePoints(value) > SMALL_FIELD_CHARS ? value : null;
+    const whole = value !== null && typeof value === "object";
+    if (long === null && whole && !holdsBinary(value) && !holdsCutText(key, options.previews)) {
+      if (JSON.stringify(value).length + key.length > FETCH_JSON_CHARS - used) long = canonicalJson(value);
+    }
+    const shown = long !== null ? sliceCodePoints(long, SMALL_FIELD_CHARS) : value;
+    const size = JSON.stringify(shown ?? null).length + key.length + (long !== null ? 160 : 0);
     if (omitted.length > 0 || used + size > FETCH_JSON_CHARS) {
       omitted.push(key);
       continue;
     }
     fields[key] = shown;
     used += size;
-    if (long) {
+    if (long !== null) {
       cut[key] = {
         shown: SMALL_FIELD_CHARS,
-        total: codePoints(value as string),
+        total: codePoints(long),
         continue_with: {
           tool: "read_record_field",
           args: { id: options.recordId, field_path: key, offset_chars: SMALL_FIELD_CHARS },
@@ -109,6 +117,8 @@ export function buildFetchDocument(
   // Binary values become metadata stubs (MIME type, size, digest) before anything is rendered.
   const data = cutPayload(record.data, Number.POSITIVE_INFINITY, {
     binary: binaryFieldsOf(options.stream),
+    // The size of a binary field the store kept back (its value here is "").
+    previews: record.field_previews,
   }).data;
   const metadata: Record<string, unknown> = {
     connection_id: record.connection_id,
@@ -148,7 +158,11 @@ export function buildFetchDocument(
     // The text field is the document text: it is not repeated among the other fields.
     const rest = structuredClone(data);
     deletePath(rest, textField);
-    const small = smallFields(rest, { skip: textField, recordId: record.id });
+    const small = smallFields(rest, {
+      skip: textField,
+      recordId: record.id,
+      previews: record.field_previews,
+    });
     metadata.fields = small.fields;
     if (Object.keys(small.cut).length > 0) metadata.fields_cut = small.cut;
     if (small.omitted.length > 0) {
@@ -162,7 +176,20 @@ export function buildFetchDocument(
     metadata.text_complete = json.length <= FETCH_JSON_CHARS;
     metadata.text_total_chars = json.length;
     if (json.length > FETCH_JSON_CHARS) {
-      metadata.hint = "record JSON cut; read it whole with query_records and fields";
+      // The way on is per field: read_record_field windows any field (a non-text one as its
+      // canonical JSON), so the largest fields are named with their sizes and exact arguments.
+      const large = largeFields(data, record.field_previews);
+      if (large.length > 0) {
+        metadata.large_fields = Object.fromEntries(large.map((f) => [f.path, f.size]));
+        metadata.continue_with = {
+          tool: "read_record_field",
+          args: { id: record.id, field_path: large[0].path },
+        };
+        metadata.hint =
+          "record JSON cut: read a field whole with read_record_field {id, field_path} (large_fields: name → chars; continue_with: the largest)";
+      } else {
+        metadata.hint = "record JSON cut: fetch again with fields:[…] naming fewer fields";
+      }
     }
   }
   return {
@@ -172,6 +199,38 @@ export function buildFetchDocument(
     url: recordUrl(options.providerUrl, record),
     metadata,
   };
+}
+
+function isBinaryStub(value: object): boolean {
+  return (value as { binary?: unknown }).binary === true && "size_chars" in value;
+}
+
+/** A binary stub here or below: such a value has no JSON window (it would carry the bytes). */
+function holdsBinary(value: object): boolean {
+  if (isBinaryStub(value)) return true;
+  return (
+    !Array.isArray(value) &&
+    Object.values(value).some((v) => v !== null && typeof v === "object" && holdsBinary(v))
+  );
+}
+
+const LARGE_FIELDS_SHOWN = 10;
+
+/** Top-level fields (binary stubs aside) over 200 chars, largest first, sized as read_record_field reads them. */
+function largeFields(
+  data: Record<string, unknown>,
+  previews: Record<string, FieldPreviewInfo> | undefined,
+): { path: string; size: number }[] {
+  const out: { path: string; size: number }[] = [];
+  for (const [path, value] of Object.entries(data)) {
+    if (value === null || value === undefined) continue;
+    // Sizes must be what read_record_field reports: skip values that hold bytes or RS-cut text.
+    if (typeof value === "object" && (holdsBinary(value) || holdsCutText(path, previews))) continue;
+    const size =
+      previews?.[path]?.size_chars ?? codePoints(typeof value === "string" ? value : canonicalJson(value));
+    if (size > SMALL_FIELD_CHARS) out.push({ path, size });
+  }
+  return out.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1)).slice(0, LARGE_FIELDS_SHOWN);
 }
 
 /** Shorten text until the whole document (and its JSON mirror) stays under the result cap. */

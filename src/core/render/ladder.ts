@@ -27,14 +27,28 @@ export interface LadderSource {
 /** An entry for a text preview holding code points [0, shown) of a field of `sizeChars`. */
 export function truncatedEntry(
   record: LadderSource,
-  field: { path: string; sizeChars: number; shown: number; digest?: string; mimeType?: string },
+  field: {
+    path: string;
+    sizeChars: number;
+    shown: number;
+    digest?: string;
+    mimeType?: string;
+    /** "array"/"object" for a value previewed as its canonical JSON (text_like false). */
+    type?: string;
+    textLike?: boolean;
+  },
 ): LadderEntry {
   const entry: LadderEntry = {
     id: record.id,
     connection_id: record.connection_id,
     stream: record.stream,
     record_id: record.record_id,
-    field: { path: field.path, type: "string", text_like: true, size_chars: field.sizeChars },
+    field: {
+      path: field.path,
+      type: field.type ?? "string",
+      text_like: field.textLike ?? true,
+      size_chars: field.sizeChars,
+    },
     preview: { status: "truncated", start_chars: 0, end_chars: field.shown },
     continue: {
       tool: "read_record_field",
@@ -54,13 +68,21 @@ export function truncatedEntry(
 }
 
 /** An entry for a search snippet: the continuation is a q-centred window around the match. */
-export function snippetEntry(record: LadderSource, field: { path: string; q: string }): LadderEntry {
-  return {
+export function snippetEntry(
+  record: LadderSource,
+  field: { path: string; q: string; sizeChars?: number; digest?: string },
+): LadderEntry {
+  const entry: LadderEntry = {
     id: record.id,
     connection_id: record.connection_id,
     stream: record.stream,
     record_id: record.record_id,
-    field: { path: field.path, type: "string", text_like: true },
+    field: {
+      path: field.path,
+      type: "string",
+      text_like: true,
+      ...(field.sizeChars !== undefined ? { size_chars: field.sizeChars } : {}),
+    },
     preview: { status: "snippet_only", start_chars: 0, end_chars: 0 },
     continue: { tool: "read_record_field", args: { id: record.id, field_path: field.path, q: field.q } },
     resource_uri: windowUri({
@@ -71,12 +93,14 @@ export function snippetEntry(record: LadderSource, field: { path: string; q: str
       w: { o: 0 },
     }),
   };
+  if (field.digest) entry.digest = field.digest;
+  return entry;
 }
 
 /** An entry for a binary field: MIME type, size, digest and the record's handle; never the bytes. */
 export function binaryEntry(
   record: LadderSource,
-  field: { path: string; sizeChars: number; digest: string; mimeType?: string },
+  field: { path: string; sizeChars: number; digest?: string; mimeType?: string },
 ): LadderEntry {
   const entry: LadderEntry = {
     id: record.id,
@@ -86,8 +110,8 @@ export function binaryEntry(
     field: { path: field.path, type: "binary", text_like: false, size_chars: field.sizeChars },
     preview: { status: "binary_only", start_chars: 0, end_chars: 0 },
     resource_uri: recordUri({ c: record.connection_id, s: record.stream, r: record.record_id }),
-    digest: field.digest,
   };
+  if (field.digest) entry.digest = field.digest;
   if (field.mimeType) entry.field.mime_type = field.mimeType;
   return entry;
 }

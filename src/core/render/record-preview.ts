@@ -1,5 +1,6 @@
 // Cutting record payloads to previews for either channel, remembering what was cut so every
 // truncated preview gets a continuation (ladder entries, or `cut` notes in text).
+import { canonicalJson } from "../canonical-json.js";
 import { sha256Digest } from "../ids.js";
 import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import { codePoints, sliceCodePoints } from "./budget.js";
@@ -18,7 +19,8 @@ export function binaryFieldsOf(row: SchemaStream | undefined): BinaryFields {
 export interface BinaryField {
   path: string;
   sizeChars: number;
-  digest: string;
+  /** Absent when the store left the bytes behind (it does not hash them on a read). */
+  digest?: string;
   mimeType?: string;
 }
 
@@ -28,7 +30,7 @@ export function binaryStub(b: BinaryField): Record<string, unknown> {
     binary: true,
     ...(b.mimeType ? { mime_type: b.mimeType } : {}),
     size_chars: b.sizeChars,
-    digest: b.digest,
+    ...(b.digest ? { digest: b.digest } : {}),
   };
 }
 
@@ -37,6 +39,42 @@ export interface CutField {
   shown: number; // code points kept
   sizeChars: number;
   digest: string;
+  /** Set for an array/object shown as a prefix of its canonical JSON (read_record_field's text). */
+  json?: "array" | "object";
+}
+
+/**
+ * A non-string value too large to preview whole: the first `maxChars` code points of its canonical
+ * JSON (exactly what read_record_field windows for that path, so offset_chars:shown continues it).
+ */
+function jsonCut(
+  value: object,
+  path: string,
+  bound: { maxChars: number; keep: number },
+): { kept: string; cut: CutField } | null {
+  const json = canonicalJson(value);
+  const size = codePoints(json);
+  if (size <= bound.keep) return null;
+  const kept = sliceCodePoints(json, bound.maxChars);
+  const cut: CutField = {
+    path,
+    shown: codePoints(kept),
+    sizeChars: size,
+    digest: sha256Digest(json),
+    json: Array.isArray(value) ? "array" : "object",
+  };
+  return { kept, cut };
+}
+
+/** An object whose walked preview is still this much larger than the preview size is cut whole. */
+const OBJECT_CUT_FACTOR = 4;
+
+/**
+ * True when a text field under `path` came from the RS already cut: the object here is not the
+ * stored value, so its JSON (size, digest, prefix) would not be what read_record_field reads.
+ */
+export function holdsCutText(path: string, previews: Record<string, FieldPreviewInfo> | undefined): boolean {
+  return Object.entries(previews ?? {}).some(([p, info]) => !info.complete && p.startsWith(`${path}.`));
 }
 
 /**
@@ -63,11 +101,14 @@ export function cutPayload(
     for (const [key, value] of Object.entries(obj)) {
       const path = prefix ? `${prefix}.${key}` : key;
       if (options.binary?.has(path) && value !== null && value !== undefined) {
-        const raw = typeof value === "string" ? value : JSON.stringify(value);
+        // With preview_chars the RS sends "" and the size in field_previews (item 7): the bytes
+        // never left the store, so there is no digest to show.
+        const known = previews[path];
+        const raw = known ? "" : typeof value === "string" ? value : JSON.stringify(value);
         const b: BinaryField = {
           path,
-          sizeChars: previews[path]?.size_chars ?? codePoints(raw),
-          digest: previews[path]?.digest ?? sha256Digest(raw),
+          sizeChars: known ? known.size_chars : codePoints(raw),
+          ...(known ? (known.digest ? { digest: known.digest } : {}) : { digest: sha256Digest(raw) }),
         };
         const mime = options.binary.get(path);
         if (mime) b.mimeType = mime;
@@ -81,19 +122,36 @@ export function cutPayload(
           const kept = sliceCodePoints(value, maxChars);
           const shown = codePoints(kept);
           if (shown < size) {
-            cut.push({ path, shown, sizeChars: size, digest: known ? known.digest : sha256Digest(value) });
+            cut.push({ path, shown, sizeChars: size, digest: known?.digest ?? sha256Digest(value) });
           }
           out[key] = kept;
         } else {
           out[key] = value;
         }
       } else if (Array.isArray(value)) {
-        // Array elements have no field path a window could address; cut long strings in place.
-        out[key] = value.map((v) =>
-          typeof v === "string" && v.length > maxChars ? `${sliceCodePoints(v, maxChars)}…` : v,
-        );
+        // Array elements have no field path of their own: a long array is previewed as the start
+        // of its canonical JSON, continued by read_record_field on the array's path.
+        const c = jsonCut(value, path, { maxChars, keep: Math.max(maxChars, options.keepShort ?? 0) });
+        if (c) cut.push(c.cut);
+        out[key] = c ? c.kept : value;
       } else if (value && typeof value === "object") {
-        out[key] = walk(value as Record<string, unknown>, path);
+        const cutsBefore = cut.length;
+        const binaryBefore = binary.length;
+        const walked = walk(value as Record<string, unknown>, path);
+        const keep = OBJECT_CUT_FACTOR * Math.max(maxChars, options.keepShort ?? 0) + 256;
+        // Thousands of small members stay large after the walk: cut the object as JSON instead,
+        // unless it holds a binary field (its JSON would carry the bytes) or RS-cut text.
+        const c =
+          binary.length === binaryBefore &&
+          !holdsCutText(path, previews) &&
+          JSON.stringify(walked).length > keep
+            ? jsonCut(value, path, { maxChars, keep })
+            : null;
+        if (c) {
+          cut.length = cutsBefore;
+          cut.push(c.cut);
+        }
+        out[key] = c ? c.kept : walked;
       } else {
         out[key] = value;
       }
@@ -129,7 +187,13 @@ export function previewRecord(
   base.data = data;
   const ladder = [
     ...cut.map((c) =>
-      truncatedEntry(record, { path: c.path, sizeChars: c.sizeChars, shown: c.shown, digest: c.digest }),
+      truncatedEntry(record, {
+        path: c.path,
+        sizeChars: c.sizeChars,
+        shown: c.shown,
+        digest: c.digest,
+        ...(c.json ? { type: c.json, textLike: false, mimeType: "application/json" } : {}),
+      }),
     ),
     ...binary.map((b) => binaryEntry(record, b)),
   ];

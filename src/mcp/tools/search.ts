@@ -67,7 +67,17 @@ function build(envelope: ListEnvelope<SearchHit>, deps: ToolDeps, reduced?: numb
   for (const [i, hit] of envelope.data.entries()) {
     const mark = /<mark>(.*?)<\/mark>/.exec(hit.snippet?.text ?? "");
     if (hit.snippet && mark && mark[1].length > 0 && hit.connection_id) {
-      ladder.push(snippetEntry({ ...hit, id: rows[i].id }, { path: hit.snippet.field, q: mark[1] }));
+      ladder.push(
+        snippetEntry(
+          { ...hit, id: rows[i].id },
+          {
+            path: hit.snippet.field,
+            q: mark[1],
+            sizeChars: hit.snippet.size_chars,
+            digest: hit.snippet.digest,
+          },
+        ),
+      );
     }
   }
   const warnings = [...(envelope.meta.warnings ?? [])];
@@ -107,7 +117,8 @@ export const searchTool = defineTool({
         param: "filter",
       });
     }
-    const base: [string, string][] = [["q", args.query], ...filterParams(filter)];
+    // snippet_meta: the RS adds each snippet field's size_chars and digest for the ladder entries.
+    const base: [string, string][] = [["q", args.query], ["snippet_meta", "true"], ...filterParams(filter)];
     for (const s of streams ?? []) base.push(["streams", s]);
     param(base, "cursor", args.cursor);
     param(base, "connection_id", checkConnectionArg(args.connection_id));

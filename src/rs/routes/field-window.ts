@@ -1,5 +1,5 @@
-// GET /v1/streams/{stream}/records/{record_id}/field-window: a bounded window of one text field
-// by cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
+// GET /v1/streams/{stream}/records/{record_id}/field-window: a bounded window of one field by
+// cursor, offset or first match of q; cursors bind record, field, digest, grant and window.
 //
 // Decisions where 20-rs-api.md is silent:
 // - `limit_chars` may accompany `q` (002): without before_chars/after_chars it sizes the match
@@ -13,8 +13,19 @@
 //   (never overlapping it); `next_cursor` starts where this window ends.
 // - `complete` is true only when the window holds the whole field (start 0, end size_chars).
 // - A stale digest is checked before any offset check (409 stale_cursor wins).
+// - Cursor errors name the field and record (issue 9 item 11) once the record is known visible;
+//   an invalid cursor on a hidden record answers record_not_found, as the same read without it.
+// - Any non-binary field has windows (issue 9 item 3): a non-string value is windowed as its
+//   canonical JSON (text_like false, mime_type application/json; size and digest over that text).
+//   A binary field stays metadata + handle (422 field_not_text); so does an absent or null value.
 import type { Context, Hono } from "hono";
-import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
+import {
+  fingerprint,
+  malformedCursor,
+  namedCursorError,
+  openBoundCursor,
+  signCursor,
+} from "../../core/cursor.js";
 import { invalidRequest, PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { formatRecordRef } from "../../core/ids.js";
@@ -115,12 +126,20 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
 
 /** The `field` parameter: required, declared, granted and not a binary field. */
 function checkField(field: string | undefined, scope: StreamScope): string {
-  if (!field) throw invalidRequest("field is required: the path of a text field, e.g. body.", "field");
+  if (!field) throw invalidRequest("field is required: the path of a field, e.g. body.", "field");
   checkFieldPath(field, [scope], "field");
-  if ((scope.stream.binary_fields ?? []).includes(field)) {
-    throw new PdppError("field_not_text", `${field} is a binary field; it has no text windows.`, {
-      param: "field",
-    });
+  for (const binary of scope.stream.binary_fields ?? []) {
+    if (binary === field)
+      throw new PdppError("field_not_text", `${field} is a binary field; it has no text windows.`, {
+        param: "field",
+      });
+    // An object holding a binary field would window the bytes through its JSON.
+    if (binary.startsWith(`${field}.`))
+      throw new PdppError(
+        "field_not_text",
+        `${field} holds the binary field ${binary}; window its other fields by their own paths.`,
+        { param: "field" },
+      );
   }
   return field;
 }
@@ -149,17 +168,29 @@ async function handle(c: Context<RsEnv>): Promise<Response> {
   const deps = c.get("deps");
   const secret = await deps.cursorSecret();
   const binding = fingerprint({ c: target, s: stream, r: recordId, f: path, g: cursorBearer(auth) });
-  const parsed = parseSelector(params, { secret, binding });
-  const w = await deps.store.readFieldWindow(
-    scope,
-    { connectionId: target, recordId, path },
-    parsed.selector,
-  );
+  const ref = { connectionId: target, recordId, path };
+  const what = `field ${path} of record ${formatRecordRef(target, stream, recordId)}`;
+  let parsed: ParsedSelector;
+  try {
+    parsed = parseSelector(params, { secret, binding });
+  } catch (error) {
+    // A bad cursor names the field and record only once the record is known to be visible; a
+    // hidden (or missing) record answers exactly what a read without the cursor would.
+    if (!(error instanceof PdppError) || error.code !== "invalid_cursor") throw error;
+    const probe = await deps.store.readFieldWindow(scope, ref, {
+      kind: "range",
+      offsetChars: 0,
+      limitChars: 0,
+    });
+    if (!probe) throw recordNotFound();
+    throw namedCursorError(error, what);
+  }
+  const w = await deps.store.readFieldWindow(scope, ref, parsed.selector);
   if (!w) throw recordNotFound();
   if (parsed.cursorDigest !== undefined && parsed.cursorDigest !== w.digest) {
     throw new PdppError(
       "stale_cursor",
-      "the field changed since this cursor was issued; restart from offset 0.",
+      `${what} changed since this cursor was issued; restart from offset 0 (no cursor).`,
       { param: "cursor" },
     );
   }

@@ -11,11 +11,18 @@
 // - `count=exact` counts every matching record the bearer can see, ignoring limit and cursor.
 // - pdpp extension `preview_chars` (64–16,384, here and on the single record): each text field
 //   longer than it comes back cut to its first preview_chars code points, and the record gains
-//   `field_previews: {path: {size_chars, digest, complete:false}}`; other fields are never cut.
-//   The full text stays readable through the field-window endpoint. Not part of the cursor
+//   `field_previews: {path: {size_chars, digest, complete:false}}`; other fields are never cut,
+//   except binary fields, which stay in the store: "" plus `{size_chars, complete:false}` (no
+//   digest). The full text stays readable through the field-window endpoint. Not part of the cursor
 //   binding (it changes presentation, not which records a page holds).
 import type { Hono } from "hono";
-import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
+import {
+  fingerprint,
+  malformedCursor,
+  namedCursorError,
+  openBoundCursor,
+  signCursor,
+} from "../../core/cursor.js";
 import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
 import type { ListEnvelope, WireRecord } from "../../core/wire.js";
 import type { ListPosition } from "../../store/store.js";
@@ -76,9 +83,15 @@ export function registerRecords(app: Hono<RsEnv>): void {
       g: cursorBearer(c.get("auth")),
     });
     const rawCursor = params.single("cursor");
-    const after = rawCursor
-      ? positionOf(openBoundCursor(secret, rawCursor, { kind: "list", fingerprint: fp }))
-      : undefined;
+    let after: ListPosition | undefined;
+    try {
+      after = rawCursor
+        ? positionOf(openBoundCursor(secret, rawCursor, { kind: "list", fingerprint: fp }))
+        : undefined;
+    } catch (error) {
+      // The stream is visible here (streamScopes answered): the error may name it (item 11).
+      throw namedCursorError(error, `the records of ${stream}`);
+    }
     const result = await deps.store.listRecords(scopes, {
       conditions,
       sort,

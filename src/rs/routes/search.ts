@@ -11,6 +11,9 @@
 //   ranking_scope:"candidate_window", candidate_window_limit, matched_estimate?}`.
 // - A hit's `title` is the granted title_field, else `{display_name} · {stream} · {time}`: never
 //   the snippet. `id` (self-contained `{connection_id}/{stream}:{record_id}`) is added for fetch.
+// - pdpp extension `snippet_meta=true` (the MCP adapter's, for its content ladder): each snippet
+//   also carries `size_chars` and `digest` of its whole field, as read_record_field reports them.
+//   One empty field window per hit (no text read), so plain searches pay nothing for it.
 import type { Hono } from "hono";
 import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
 import { invalidRequest } from "../../core/errors.js";
@@ -61,6 +64,31 @@ function toHit(
   };
 }
 
+/** size_chars and digest of each hit's snippet field, from an empty window (metadata, no text). */
+async function withSnippetMeta(
+  store: RsEnv["Variables"]["deps"]["store"],
+  hits: SearchHit[],
+  scopes: StreamScope[],
+): Promise<SearchHit[]> {
+  return Promise.all(
+    hits.map(async (hit) => {
+      const scope = scopes.find(
+        (s) =>
+          s.connectorKey === hit.connector_key &&
+          s.stream.name === hit.stream &&
+          s.connectionIds.includes(hit.connection_id),
+      );
+      if (!hit.snippet || !scope) return hit;
+      const ref = { connectionId: hit.connection_id, recordId: hit.record_id, path: hit.snippet.field };
+      const w = await store
+        .readFieldWindow(scope, ref, { kind: "range", offsetChars: 0, limitChars: 0 })
+        .catch(() => null);
+      if (!w) return hit;
+      return { ...hit, snippet: { ...hit.snippet, size_chars: w.sizeChars, digest: w.digest } };
+    }),
+  );
+}
+
 /** `meta.recall` exactly as 20-rs-api.md shapes it: complete recall carries nothing more. */
 function recallMeta(recall: SearchResult["recall"], rankWindow: number): SearchRecall {
   if (recall.complete) return { complete: true, ranking_scope: "all_matches" };
@@ -75,7 +103,7 @@ function recallMeta(recall: SearchResult["recall"], rankWindow: number): SearchR
 export function registerSearch(app: Hono<RsEnv>): void {
   app.get("/v1/search", async (c) => {
     const params = new Params(c.req.url);
-    params.allowOnly(["q", "streams", "limit", "cursor", "connection_id"], { filter: true });
+    params.allowOnly(["q", "streams", "limit", "cursor", "connection_id", "snippet_meta"], { filter: true });
     const q = params.single("q") ?? "";
     if (q.trim().length === 0) throw invalidRequest('q is required: words, "phrases" or prefix*.', "q");
     checkQueryLength(q);
@@ -134,9 +162,10 @@ export function registerSearch(app: Hono<RsEnv>): void {
     const recall = recallMeta(result.recall, deps.searchRankWindow);
     const nextOffset = offset + result.hits.length;
     const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
+    const hits = result.hits.map((h) => toHit(h, { names, scopes }));
     const body: ListEnvelope<SearchHit> = {
       object: "list",
-      data: result.hits.map((h) => toHit(h, { names, scopes })),
+      data: params.single("snippet_meta") === "true" ? await withSnippetMeta(deps.store, hits, scopes) : hits,
       has_more: hasMore,
       next_cursor: hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null,
       meta: { warnings, recall },

@@ -1,15 +1,18 @@
 // readFieldWindow on Postgres: windows of chunked text fields touch at most two chunks; a `q`
-// window finds its chunk in SQL (text-match.ts). Other string fields are windowed in memory.
+// window finds its chunk in SQL (text-match.ts). Other values are windowed in memory (non-strings as
+// their canonical JSON).
 import type pg from "pg";
+import { windowText } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { isFieldPath, sha256Digest } from "../../core/ids.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
+import { setPath } from "../../core/projection.js";
 import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
 import { Params, requireGranted, scopeClause } from "./sql-scope.js";
 import { findInStoredText } from "./text-match.js";
-import { readTextRange, windowSpan } from "./text-store.js";
+import { readTextPrefixes, readTextRange, windowSpan } from "./text-store.js";
 
 interface WindowRow {
   rid: string;
@@ -20,7 +23,7 @@ interface WindowRow {
 }
 
 function notText(path: string): PdppError {
-  return new PdppError("field_not_text", `field ${path} is not text; read it with fetch instead.`, {
+  return new PdppError("field_not_text", `field ${path} has no value on this record.`, {
     param: "field",
   });
 }
@@ -68,13 +71,29 @@ export async function readFieldWindow(
       match,
     };
   }
-  if (typeof row.value !== "string") throw notText(path);
-  const value = row.value;
+  // Text fields under this path live in text_chunks, not the payload: put them back so the JSON
+  // is the whole stored value (what fetch and previews show for it).
+  const children = (scope.stream.text_fields ?? []).filter((t) => t.startsWith(`${path}.`));
+  if (
+    children.length > 0 &&
+    row.value !== null &&
+    typeof row.value === "object" &&
+    !Array.isArray(row.value)
+  ) {
+    const texts = (await readTextPrefixes(pool, [row.rid], { paths: children })).get(row.rid);
+    for (const [child, t] of texts ?? []) {
+      setPath(row.value as Record<string, unknown>, child.slice(path.length + 1), t.text);
+    }
+  }
+  const found = windowText(row.value);
+  if (found === null) throw notText(path);
+  const value = found.text;
   const sizeChars = codePointLength(value);
   const match = selector.kind === "match" ? findFirstMatch([value], selector.q) : null;
   const span = windowSpan(selector, sizeChars, match);
   return {
-    ...base,
+    // A non-string value reads as its canonical JSON text (issue 9 item 3).
+    ...(found.json ? { textLike: false, mimeType: "application/json" } : base),
     sizeChars,
     digest: sha256Digest(value),
     text: sliceCodePoints(value, span.start, span.end),

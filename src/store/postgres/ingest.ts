@@ -12,6 +12,13 @@ import type { IngestOp, IngestResult } from "../store.js";
 import { getConnection, getManifest } from "./admin-ops.js";
 import { inTransaction } from "./pool.js";
 import { currentSearchFields, writeSearchRows } from "./search-write.js";
+import {
+  finalStamps,
+  loadOldStates,
+  type StampChange,
+  type StampColumns,
+  writeStampEvents,
+} from "./stamp-write.js";
 import { insertTextFields, type TextFieldRow, textFieldRow } from "./text-store.js";
 
 interface PreparedOp {
@@ -92,6 +99,7 @@ export async function applyBatch(
     // that has seen version n can never later find a smaller version committed behind it.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('pdpp_ingest:' || current_schema()))");
     const existing = await lockExisting(client, target, prepared);
+    const existed = new Set(existing.keys());
     // Read under the lock a manifest change also takes: rows are indexed under the stored fields.
     const searchFields = await currentSearchFields(client, {
       connectorKey: connection.connector_key,
@@ -99,6 +107,9 @@ export async function applyBatch(
     });
     // Replay the ops in order against the current state; only each record's last write is stored.
     const finalWrites = new Map<string, PreparedOp & { slot: number }>();
+    // Each record's changes in order, for its change stamps; updated rows' stored state by rid.
+    const changes = new Map<string, StampChange[]>();
+    const updatedRids = new Map<string, string>();
     let versionSlots = 0;
     for (const op of prepared) {
       const before = existing.get(op.recordId);
@@ -120,15 +131,32 @@ export async function applyBatch(
       existing.set(op.recordId, { rid: before?.rid ?? "", digest: op.digest, deleted: op.op === "delete" });
       // Every change takes the next version (as on SQLite); a record keeps its last one.
       versionSlots++;
+      const kind = op.op === "upsert" && live ? "update" : "reset";
+      const list = changes.get(op.recordId) ?? [];
+      if (list.length === 0 && kind === "update" && before) updatedRids.set(op.recordId, before.rid);
+      list.push({ kind, slot: versionSlots, data: op.op === "upsert" ? op.data : null });
+      changes.set(op.recordId, list);
       finalWrites.delete(op.recordId);
       finalWrites.set(op.recordId, { ...op, slot: versionSlots });
     }
+    const oldStates = await loadOldStates(client, [...updatedRids.values()]);
     await writeRecords(client, {
       stream,
       connectionId: target.connectionId,
       writes: [...finalWrites.values()].sort((a, b) => a.slot - b.slot),
       versionSlots,
       searchFields,
+      existed,
+      stampsOf: (recordId, versionOf, emittedAt) => {
+        const rid = updatedRids.get(recordId);
+        return finalStamps({
+          old: rid === undefined ? undefined : oldStates.get(rid),
+          changes: changes.get(recordId) ?? [],
+          versionOf,
+          emittedAt,
+          textPaths: stream.text_fields ?? [],
+        });
+      },
     });
   });
   return result;
@@ -157,6 +185,10 @@ async function writeRecords(
     versionSlots: number;
     /** Search fields of the stored manifest, read under the ingest lock. */
     searchFields: string[];
+    /** Records stored before the batch (only they can hold stamp events to replace). */
+    existed: Set<string>;
+    /** A record's change-stamp columns once the batch's versions are drawn (stamp-write.ts). */
+    stampsOf: (recordId: string, versionOf: (slot: number) => number, emittedAt: string) => StampColumns;
   },
 ): Promise<void> {
   const { stream, writes } = batch;
@@ -174,17 +206,22 @@ async function writeRecords(
     for (const path of textPaths) if (typeof getPath(copy, path) === "string") deletePath(copy, path);
     return copy;
   });
+  const versionOf = (slot: number) => versions[slot - 1];
+  const stamped = writes.map((w) => batch.stampsOf(w.recordId, versionOf, emittedAt));
   // A tombstone keeps its time so a grant's time range still hides it (as on SQLite).
   const { rows } = await client.query<{ rid: string; record_id: string }>(
-    `INSERT INTO records (connection_id, stream, record_id, emitted_at, time, version, digest, deleted, payload)
-     SELECT $1, $2, record_id, $8, time, version, digest, deleted, payload
-     FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::jsonb[], $9::bigint[])
-       AS t(record_id, time, digest, deleted, payload, version)
+    `INSERT INTO records (connection_id, stream, record_id, emitted_at, time, version, digest, deleted, payload,
+                         stamps, base_version, base_emitted_at)
+     SELECT $1, $2, record_id, $8, time, version, digest, deleted, payload, stamps, base_version, base_emitted_at
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::boolean[], $7::jsonb[], $9::bigint[],
+                 $10::jsonb[], $11::bigint[], $12::text[])
+       AS t(record_id, time, digest, deleted, payload, version, stamps, base_version, base_emitted_at)
      ON CONFLICT (connection_id, stream, record_id) DO UPDATE SET
        emitted_at = EXCLUDED.emitted_at,
        time = CASE WHEN EXCLUDED.deleted THEN records.time ELSE EXCLUDED.time END,
        version = EXCLUDED.version, digest = EXCLUDED.digest, deleted = EXCLUDED.deleted,
-       payload = EXCLUDED.payload
+       payload = EXCLUDED.payload, stamps = EXCLUDED.stamps, base_version = EXCLUDED.base_version,
+       base_emitted_at = EXCLUDED.base_emitted_at
      RETURNING rid, record_id`,
     [
       batch.connectionId,
@@ -196,6 +233,9 @@ async function writeRecords(
       stored.map((s) => JSON.stringify(s)),
       emittedAt,
       writes.map((w) => versions[w.slot - 1]),
+      stamped.map((c) => (c.stamps === null ? null : JSON.stringify(c.stamps))),
+      stamped.map((c) => c.baseVersion),
+      stamped.map((c) => c.baseEmittedAt),
     ],
   );
   const ridOf = new Map(rows.map((r) => [r.record_id, r.rid]));
@@ -203,6 +243,14 @@ async function writeRecords(
   await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_lex WHERE rid = ANY($1::bigint[])", [rids]);
+  await writeStampEvents(client, {
+    stream: stream.name,
+    rows: writes.flatMap((w, i) =>
+      batch.existed.has(w.recordId) || stamped[i].stamps !== null
+        ? [{ rid: ridOf.get(w.recordId) as string, stamps: stamped[i].stamps }]
+        : [],
+    ),
+  });
 
   const texts: TextFieldRow[] = [];
   const indexed: { rid: string; data: Record<string, unknown> }[] = [];

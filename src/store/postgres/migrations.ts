@@ -186,6 +186,86 @@ FROM grouped g JOIN records r ON r.rid = g.rid;
 ANALYZE search_lex;
 `,
   },
+  {
+    version: 7,
+    name: "search_lex_order",
+    // A search ranks and orders its candidate window from the lexeme rows alone (issue 10): each
+    // row carries the record's id and time, so no per-candidate join to records is needed (10k
+    // primary-key lookups, or a merge join reading the whole records table, was most of a broad
+    // query's time). Rebuilt in rid order so the newest-first walk reads neighbouring pages. The
+    // GIN pending list is kept small: every search scans all of it (a full 4 MB list made a
+    // one-match lookup 1–30 ms instead of 0.01 ms), and bulk ingest empties it (analyze.ts).
+    sql: `
+CREATE TABLE search_lex_next (
+  rid bigint NOT NULL,
+  part integer NOT NULL,
+  parts integer NOT NULL,
+  stream text COLLATE "C" NOT NULL,
+  connection_id text COLLATE "C" NOT NULL,
+  record_id text COLLATE "C" NOT NULL,
+  time text COLLATE "C",
+  tsv tsvector NOT NULL
+);
+INSERT INTO search_lex_next (rid, part, parts, stream, connection_id, record_id, time, tsv)
+SELECT l.rid, l.part, l.parts, l.stream, l.connection_id, r.record_id, r.time, l.tsv
+FROM search_lex l JOIN records r ON r.rid = l.rid
+ORDER BY l.rid, l.part;
+DROP TABLE search_lex;
+ALTER TABLE search_lex_next RENAME TO search_lex;
+ALTER TABLE search_lex ADD CONSTRAINT search_lex_pkey PRIMARY KEY (rid, part);
+ALTER TABLE search_lex ADD CONSTRAINT search_lex_rid_fkey FOREIGN KEY (rid) REFERENCES records ON DELETE CASCADE;
+CREATE INDEX search_lex_tsv ON search_lex USING gin (tsv) WITH (gin_pending_list_limit = 512);
+CREATE INDEX search_lex_newest ON search_lex (stream, rid);
+CREATE INDEX search_lex_multi ON search_lex (stream, rid) WHERE parts > 1;
+ALTER INDEX search_docs_tsv SET (gin_pending_list_limit = 512);
+-- A connection belongs to one connector, so (stream, connection) is far from independent; without
+-- joint statistics a scope's rows were underestimated 5× and the planner sorted a whole stream
+-- where walking its newest rows would do.
+CREATE STATISTICS search_lex_scope (mcv) ON stream, connection_id FROM search_lex;
+-- No parallel plans: a search's unneeded branch (behind a false one-time filter) still started
+-- workers, ~15–140 ms on a loaded 2-core machine, for statements that read a few thousand rows.
+ALTER TABLE search_lex SET (parallel_workers = 0);
+ANALYZE search_lex;
+`,
+  },
+  {
+    version: 8,
+    name: "change_stamps",
+    // Field-path change stamps (core/stamps.ts): NULL stamps mean no update since the last
+    // (re)creation or deletion, so existing rows need no backfill (their base is their current
+    // version and emitted_at) and adding the nullable columns rewrites nothing. The partial index
+    // lists only updated rows, which a projected grant's changes feed orders by the version it
+    // observes; pdpp_seen_stamp is the newest stamp at or under one of a scope's paths.
+    sql: `
+ALTER TABLE records ADD COLUMN stamps jsonb, ADD COLUMN base_version bigint, ADD COLUMN base_emitted_at text;
+CREATE INDEX records_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
+CREATE FUNCTION pdpp_seen_stamp(stamps jsonb, paths text[]) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT s.value FROM jsonb_each(stamps) s
+  WHERE EXISTS (SELECT 1 FROM unnest(paths) p WHERE s.key = p OR starts_with(s.key, p || '.'))
+  ORDER BY (s.value ->> 0)::bigint DESC LIMIT 1
+$fn$;
+`,
+  },
+  {
+    version: 9,
+    name: "stamp_events",
+    // The versions updated rows' stamps hold, findable by version: a projected grant's changes page
+    // reads only the rows with an event (creation, base or stamp) in its version window, so paging
+    // costs the page, not every updated row after the position (reads.ts). Backfilled.
+    sql: `
+CREATE TABLE stamp_events (
+  version bigint PRIMARY KEY,
+  rid bigint NOT NULL REFERENCES records ON DELETE CASCADE,
+  stream text COLLATE "C" NOT NULL
+);
+CREATE INDEX stamp_events_rid ON stamp_events (rid);
+CREATE INDEX stamp_events_stream ON stamp_events (stream, version);
+INSERT INTO stamp_events (version, rid, stream)
+SELECT DISTINCT (s.value ->> 0)::bigint, r.rid, r.stream
+FROM records r CROSS JOIN LATERAL jsonb_each(r.stamps) s WHERE r.stamps IS NOT NULL;
+`,
+  },
 ];
 
 /**

@@ -29,7 +29,10 @@ export async function openPool(options: {
   // TimeZone=UTC: a zoneless time string means UTC, as in core/time.ts normalizeTime.
   // jit=off: pdpp's queries are short; with the planner's rough estimates for jsonb expressions JIT
   // compilation alone took seconds (measured 2.4 s of a 2.7 s aggregate).
-  const startup = ["-c TimeZone=UTC", "-c jit=off"];
+  // random_page_cost=1.1: the store's working set is cached (the default 4 prices every index step
+  // as a disk seek), which made the planner sort a whole stream through a bitmap instead of walking
+  // its newest rows for a broad search (390 ms vs 150 ms measured at 200k records).
+  const startup = ["-c TimeZone=UTC", "-c jit=off", "-c random_page_cost=1.1"];
   const config: pg.PoolConfig = { connectionString: options.url, max: options.poolSize ?? 8 };
   if (options.schema) {
     const quoted = quoteSchema(options.schema);

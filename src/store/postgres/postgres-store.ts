@@ -41,6 +41,7 @@ import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
+import { observeHits } from "./seen-sql.js";
 
 export interface PostgresStoreOptions {
   url: string;
@@ -149,7 +150,7 @@ class PostgresStore implements Store {
     return aggregate(this.pool, scopes, query);
   }
   search(scopes: StreamScope[], query: SearchQuery): Promise<SearchResult> {
-    return search(this.pool, scopes, query);
+    return search(this.pool, scopes, query).then((result) => observeHits(this.pool, scopes, result));
   }
 
   putOwnerToken(tokenHash: string): Promise<void> {

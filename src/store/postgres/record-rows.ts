@@ -1,15 +1,51 @@
 // Turns records rows into StoredRecords: puts text fields back from their chunks (only those the
-// projection keeps, cut to previewChars when asked), then projects to the granted fields.
+// projection keeps, cut to previewChars when asked), then projects to the granted fields; binary
+// fields a preview read left in the store come back as "" with their size in previews.
 import type { StreamScope } from "../../core/grant.js";
-import { projectData, projectionPaths, setPath } from "../../core/projection.js";
+import { isFieldPath } from "../../core/ids.js";
+import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import type { StoredRecord } from "../store.js";
 import type { Queryable } from "./pool.js";
+import { observedStamp } from "./seen-sql.js";
 import { readTextPrefixes } from "./text-store.js";
 
 /** Columns every record read selects (alias r = records, c = connections). */
 export const RECORD_COLUMNS = `r.rid, r.connection_id, c.connector_key, r.stream, r.record_id, r.emitted_at, r.time,
-  r.version, r.digest, r.deleted, r.payload`;
+  r.version, r.digest, r.deleted, r.payload, r.stamps, r.base_version, r.base_emitted_at`;
 export const RECORD_FROM = "records r JOIN connections c ON c.connection_id = r.connection_id";
+
+/**
+ * RECORD_COLUMNS for a read that leaves binary fields in the store (issue 9 item 7): the payload
+ * without them (`#-`, in SQL) and `binary_sizes`, their sizes in code points (null where absent) in
+ * the order of each connector's `binary_fields`. Connectors are told apart by c.connector_key.
+ * Paths are validated field paths (safe names), so inlining them as literals is safe.
+ */
+export function recordColumns(scopes: StreamScope[], projectBinary: boolean): string {
+  const byKey = new Map<string, string[]>();
+  if (projectBinary) {
+    for (const s of scopes) {
+      const paths = s.stream.binary_fields ?? [];
+      if (paths.length > 0) byKey.set(s.connectorKey, paths);
+    }
+  }
+  if (byKey.size === 0) return RECORD_COLUMNS;
+  const payload: string[] = [];
+  const sizes: string[] = [];
+  for (const [key, paths] of byKey) {
+    const literals = paths.map((p) => {
+      if (!isFieldPath(p)) throw new Error(`binary field ${JSON.stringify(p)} is not a field path`);
+      return `'{${p.split(".").join(",")}}'::text[]`;
+    });
+    const when = `WHEN '${key.replaceAll("'", "''")}' THEN`;
+    payload.push(`${when} ${literals.reduce((expr, l) => `(${expr} #- ${l})`, "r.payload")}`);
+    sizes.push(`${when} jsonb_build_array(${literals.map((l) => `length(r.payload #>> ${l})`).join(", ")})`);
+  }
+  const columns = RECORD_COLUMNS.replace(
+    "r.payload",
+    `CASE c.connector_key ${payload.join(" ")} ELSE r.payload END AS payload`,
+  );
+  return `${columns}, CASE c.connector_key ${sizes.join(" ")} END AS binary_sizes`;
+}
 
 export interface RecordRow {
   rid: string;
@@ -23,10 +59,19 @@ export interface RecordRow {
   digest: string;
   deleted: boolean;
   payload: Record<string, unknown>;
+  stamps: unknown;
+  base_version: string | null;
+  base_emitted_at: string | null;
+  /** From recordColumns: sizes of the binary fields left in the store. */
+  binary_sizes?: (number | null)[] | null;
 }
 
 function isUnder(path: string, ancestor: string): boolean {
   return path === ancestor || path.startsWith(`${ancestor}.`);
+}
+
+function pathVisible(path: string, paths: string[] | null): boolean {
+  return paths === null || paths.some((p) => isUnder(path, p));
 }
 
 /** Text-field paths that survive a projection (null projection = every path). */
@@ -55,13 +100,13 @@ export async function hydrateRecords(
       primaryKey: scope.stream.primary_key,
     });
     const textPaths = row.deleted ? [] : visibleTextPaths(scope.stream.text_fields ?? [], paths);
-    return { row, scope, textPaths };
+    return { row, scope, textPaths, paths };
   });
   const wanted = [...new Set(plans.flatMap((p) => p.textPaths))];
   const needRids = plans.filter((p) => p.textPaths.length > 0).map((p) => p.row.rid);
   const texts = await readTextPrefixes(db, needRids, { paths: wanted, maxChars: options.previewChars });
 
-  return plans.map(({ row, scope, textPaths }) => {
+  return plans.map(({ row, scope, textPaths, paths }) => {
     const full = structuredClone(row.payload);
     let previews: StoredRecord["previews"];
     const byPath = texts.get(row.rid);
@@ -74,14 +119,15 @@ export async function hydrateRecords(
         previews[path] = { sizeChars: text.sizeChars, digest: text.digest, complete: false };
       }
     }
+    const seen = observedStamp(row, scope);
     const record: StoredRecord = {
       connectionId: row.connection_id,
       connectorKey: row.connector_key,
       stream: row.stream,
       recordId: row.record_id,
-      emittedAt: row.emitted_at,
+      emittedAt: seen.emittedAt,
       time: row.time,
-      version: Number(row.version),
+      version: seen.version,
       digest: row.digest,
       deleted: row.deleted,
       data: projectData(full, {
@@ -90,6 +136,17 @@ export async function hydrateRecords(
         primaryKey: scope.stream.primary_key,
       }),
     };
+    if (!row.deleted && Array.isArray(row.binary_sizes)) {
+      const sizes = row.binary_sizes;
+      for (const [i, path] of (scope.stream.binary_fields ?? []).entries()) {
+        const size = sizes[i];
+        if (size === null || size === undefined) continue;
+        if (!isPathGranted(path, scope.fields) || !pathVisible(path, paths)) continue;
+        setPath(record.data, path, "");
+        previews ??= {};
+        previews[path] = { sizeChars: Number(size), complete: false };
+      }
+    }
     if (previews) record.previews = previews;
     return record;
   });

@@ -15,7 +15,7 @@ import { readTextPrefixes, type TextPrefix } from "./text-store.js";
 const MAX_SNIPPET_CHUNKS = 32;
 const TITLE_CHARS = 512;
 
-type HitDetails = Pick<StoredSearchHit, "title" | "snippet" | "matchedFields">;
+type HitDetails = Pick<StoredSearchHit, "title" | "snippet" | "matchedFields" | "emittedAt">;
 
 /** What a snippet is cut from for a non-chunked field (objects have no display text). */
 function displayText(value: unknown): string | null {
@@ -43,6 +43,7 @@ async function laterChunkSnippet(db: Queryable, ref: { rid: string; path: string
 
 interface PageRow {
   rid: string;
+  emitted_at: string;
   payload: Record<string, unknown>;
   matched: string[] | null; // search fields with a row matching any term
 }
@@ -79,7 +80,7 @@ export async function pageDetails(
   const rids = page.map((c) => c.rid);
   const fields = [...new Set(page.flatMap((c) => grantedSearchFields(c.scope)))];
   const { rows } = await db.query<PageRow>(
-    `SELECT r.rid, r.payload,
+    `SELECT r.rid, r.emitted_at, r.payload,
             (SELECT array_agg(DISTINCT d.field) FROM search_docs d
              WHERE d.rid = r.rid AND d.field = ANY($2::text[]) AND d.tsv @@ $3::tsquery) AS matched
      FROM records r WHERE r.rid = ANY($1::bigint[])`,
@@ -97,7 +98,7 @@ export async function pageDetails(
   const texts = await readTextPrefixes(db, rids, { paths: [...textPaths], maxChars: CHUNK_CHARS });
   const out: HitDetails[] = [];
   for (const c of page) {
-    const row = byRid.get(c.rid) ?? { rid: c.rid, payload: {}, matched: [] };
+    const row = byRid.get(c.rid) ?? { rid: c.rid, emitted_at: "", payload: {}, matched: [] };
     const scope = c.scope;
     const found = new Set(row.matched ?? []);
     const matched = grantedSearchFields(scope).filter((f) => found.has(f));
@@ -120,7 +121,12 @@ export async function pageDetails(
         break;
       }
     }
-    out.push({ title: titleOf(scope, row, texts.get(c.rid)), snippet, matchedFields: matched });
+    out.push({
+      title: titleOf(scope, row, texts.get(c.rid)),
+      snippet,
+      matchedFields: matched,
+      emittedAt: row.emitted_at,
+    });
   }
   return out;
 }

@@ -75,9 +75,12 @@ export async function writeSearchRows(
   for (let i = 0; i < lexRows.length; i += BATCH) {
     const slice = lexRows.slice(i, i + BATCH);
     await client.query(
-      `INSERT INTO search_lex (rid, part, parts, stream, connection_id, tsv)
-       SELECT rid, part, parts, $5, $6, tsv FROM unnest($1::bigint[], $2::int[], $3::int[], $4::tsvector[])
-         AS t(rid, part, parts, tsv)`,
+      // record_id and time come from the records row this transaction just wrote, so the lexeme
+      // row can order a search window by itself (migration 7) and never disagrees with it.
+      `INSERT INTO search_lex (rid, part, parts, stream, connection_id, record_id, time, tsv)
+       SELECT t.rid, t.part, t.parts, $5, $6, r.record_id, r.time, t.tsv
+       FROM unnest($1::bigint[], $2::int[], $3::int[], $4::tsvector[]) AS t(rid, part, parts, tsv)
+       JOIN records r ON r.rid = t.rid`,
       [
         slice.map((r) => r.rid),
         slice.map((r) => r.part),

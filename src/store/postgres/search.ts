@@ -47,7 +47,7 @@ export async function search(
   const totals = new Map<number, number>();
   const candidates: Candidate[] = rows.map(({ scope, total, ...row }) => {
     totals.set(scope, Number(total));
-    return { ...row, score: Number(row.score), scope: live[scope] };
+    return { ...row, stream: live[scope].stream.name, score: Number(row.score), scope: live[scope] };
   });
   let complete = true;
   let estimate = 0;
@@ -68,7 +68,6 @@ export async function search(
     stream: c.stream,
     recordId: c.record_id,
     time: c.time,
-    emittedAt: c.emitted_at,
     score: c.score,
     ...details[i],
   }));

@@ -89,6 +89,7 @@ export function aggregate(db: SqliteDb, scopes: StreamScope[], query: AggregateQ
       metric: metricSql(stream, query),
       granularity: query.groupByTime.granularity,
       zone: zone ?? "UTC",
+      keysOnly: query.conditions.length === 0 ? stream.name : null,
     });
     return shapeGroups(groups, { query, filteredRecordCount });
   }

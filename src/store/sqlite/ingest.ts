@@ -20,6 +20,7 @@ import {
   searchValues,
   valuesForTable,
 } from "./search-tables.js";
+import { clearStampEvents, updateStamps } from "./stamp-write.js";
 import { deleteTexts, writeText } from "./text-store.js";
 
 interface PreparedOp {
@@ -130,6 +131,9 @@ interface ExistingRow {
   deleted: number;
 }
 
+// Deletions and recreations reset a record's change stamps (its base becomes the new version).
+const RESET_STAMPS = "stamps = NULL, base_version = NULL, base_emitted_at = NULL";
+
 /** Apply prepared ops in one transaction; returns the counts. */
 export function applyPrepared(
   db: SqliteDb,
@@ -161,8 +165,9 @@ export function applyPrepared(
         version++;
         // The tombstone keeps its time so a grant's time range still hides it.
         db.stmt(
-          "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ? WHERE id = ?",
+          `UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ?, ${RESET_STAMPS} WHERE id = ?`,
         ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
+        clearStampEvents(db, existing.id);
         deleteTexts(db, existing.id);
         if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
         counts.deleted++;
@@ -175,6 +180,9 @@ export function applyPrepared(
       version++;
       let row: number | bigint;
       if (existing) {
+        // An update of a live record stamps the paths it changes (read before the row is replaced).
+        if (!existing.deleted) updateStamps(db, { row: existing.id, op, version, emittedAt });
+        else db.stmt(`UPDATE records SET ${RESET_STAMPS} WHERE id = ?`).run(existing.id);
         db.stmt(
           "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 0, emitted_at = ?, time = ?, connector_key = ? WHERE id = ?",
         ).run(op.payloadJson, op.digest, version, emittedAt, op.time, connectorKey, existing.id);

@@ -1,13 +1,49 @@
 // Turns a records row into a StoredRecord: reassembles (or previews) granted text fields from their
-// chunks and projects the payload to the scope's fields.
+// chunks, puts back the sizes of binary fields a preview read left in the store, and projects the
+// payload to the scope's fields.
 import type { StreamScope } from "../../core/grant.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
+import { observedPaths, parseStamps, visibleStamp } from "../../core/stamps.js";
 import type { StoredRecord } from "../store.js";
 import type { SqliteDb } from "./db.js";
+import { jsonPath } from "./scope-sql.js";
 import { readText, readTextRange, type TextMeta, textMetas } from "./text-store.js";
 
 export const RECORD_COLUMNS =
-  "r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.payload, r.emitted_at, r.time, r.version, r.digest, r.deleted";
+  "r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.payload, r.emitted_at, r.time, r.version, r.digest, r.deleted, r.stamps, r.base_version, r.base_emitted_at";
+
+/**
+ * RECORD_COLUMNS for a read that leaves binary fields in the store (issue 9 item 7): the payload
+ * without them (json_remove, in SQL) and `binary_sizes`, a JSON array of their sizes in code points
+ * (null where absent) in the order of each connector's `binary_fields`. Streams of several
+ * connectors are told apart by r.connector_key. Paths are validated field paths, so inlining them
+ * as SQL literals is safe.
+ */
+export function recordColumns(scopes: StreamScope[], projectBinary: boolean): string {
+  const byKey = new Map<string, string[]>();
+  if (projectBinary) {
+    for (const s of scopes) {
+      const paths = s.stream.binary_fields ?? [];
+      if (paths.length > 0) byKey.set(s.connectorKey, paths);
+    }
+  }
+  if (byKey.size === 0) return RECORD_COLUMNS;
+  const payload: string[] = [];
+  const sizes: string[] = [];
+  for (const [key, paths] of byKey) {
+    const literals = paths.map((p) => `'${jsonPath(p)}'`);
+    const when = `WHEN '${key.replaceAll("'", "''")}' THEN`;
+    payload.push(`${when} json_remove(r.payload, ${literals.join(", ")})`);
+    sizes.push(
+      `${when} json_array(${literals.map((l) => `length(json_extract(r.payload, ${l}))`).join(", ")})`,
+    );
+  }
+  const columns = RECORD_COLUMNS.replace(
+    "r.payload",
+    `CASE r.connector_key ${payload.join(" ")} ELSE r.payload END AS payload`,
+  );
+  return `${columns}, CASE r.connector_key ${sizes.join(" ")} END AS binary_sizes`;
+}
 
 export interface RecordRow {
   id: number;
@@ -21,7 +57,34 @@ export interface RecordRow {
   version: number;
   digest: string;
   deleted: number;
+  stamps: string | null;
+  base_version: number | null;
+  base_emitted_at: string | null;
   sort_value?: string | number | null;
+  /** From recordColumns: sizes of the binary fields left in the store (JSON array). */
+  binary_sizes?: string | null;
+}
+
+/**
+ * The (version, emitted_at) a scope observes (core/stamps.ts): the stored ones unless the record
+ * was updated since its base and the scope projects fields (no JSON work otherwise).
+ */
+export function observedStamp(
+  row: Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at">,
+  scope: StreamScope,
+): { version: number; emittedAt: string } {
+  if (row.stamps === null || scope.fields === "all")
+    return { version: row.version, emittedAt: row.emitted_at };
+  return visibleStamp(
+    {
+      version: row.version,
+      emittedAt: row.emitted_at,
+      baseVersion: row.base_version,
+      baseEmittedAt: row.base_emitted_at,
+      stamps: parseStamps(row.stamps),
+    },
+    observedPaths(scope),
+  );
 }
 
 /** A text field of a record as a page read gives it: whole, or already cut to the preview. */
@@ -113,14 +176,26 @@ export function materialize(
       }
     }
   }
+  if (!row.deleted && typeof row.binary_sizes === "string") {
+    const sizes = JSON.parse(row.binary_sizes) as (number | null)[];
+    for (const [i, path] of (stream.binary_fields ?? []).entries()) {
+      const size = sizes[i];
+      if (size === null || size === undefined) continue;
+      if (!isPathGranted(path, scope.fields) || !pathVisible(path, visible)) continue;
+      setPath(data, path, "");
+      previews ??= {};
+      previews[path] = { sizeChars: size, complete: false };
+    }
+  }
+  const seen = observedStamp(row, scope);
   const record: StoredRecord = {
     connectionId: row.connection_id,
     connectorKey: row.connector_key,
     stream: row.stream,
     recordId: row.record_id,
-    emittedAt: row.emitted_at,
+    emittedAt: seen.emittedAt,
     time: row.time,
-    version: row.version,
+    version: seen.version,
     digest: row.digest,
     deleted: row.deleted === 1,
     data: projectData(data, { granted: scope.fields, requested: fields, primaryKey: stream.primary_key }),

@@ -97,6 +97,37 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
     version: 6,
     sql: "CREATE INDEX records_search_key ON records (id, time, connection_id, stream, deleted)",
   },
+  // Field-path change stamps (core/stamps.ts): NULL stamps mean no update since the last
+  // (re)creation or deletion, so existing rows need no backfill: their base is their current
+  // version and emitted_at. The partial index lists only updated rows, which a projected grant's
+  // changes feed orders by their visible version.
+  {
+    version: 7,
+    sql: `
+      ALTER TABLE records ADD COLUMN stamps TEXT;
+      ALTER TABLE records ADD COLUMN base_version INTEGER;
+      ALTER TABLE records ADD COLUMN base_emitted_at TEXT;
+      CREATE INDEX records_stream_stamped ON records (stream, base_version, version) WHERE stamps IS NOT NULL;
+    `,
+  },
+  // The versions updated rows' stamps hold, findable by version: a projected grant's changes page
+  // reads only the rows with an event (creation, base or stamp) in its version window, so paging
+  // costs the page, not every updated row after the position (seen-sql.ts). Backfilled.
+  {
+    version: 8,
+    sql: `
+      CREATE TABLE stamp_events (
+        version INTEGER PRIMARY KEY,
+        record_row INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        stream TEXT NOT NULL
+      );
+      CREATE INDEX stamp_events_row ON stamp_events (record_row);
+      CREATE INDEX stamp_events_stream ON stamp_events (stream, version);
+      INSERT INTO stamp_events (version, record_row, stream)
+        SELECT DISTINCT json_extract(s.value, '$[0]'), r.id, r.stream
+        FROM records r, json_each(r.stamps) s WHERE r.stamps IS NOT NULL;
+    `,
+  },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

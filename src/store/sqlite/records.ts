@@ -9,7 +9,7 @@ import type {
   StoredRecord,
 } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { materialize, RECORD_COLUMNS, type RecordRow, readPageTexts } from "./materialize.js";
+import { materialize, type RecordRow, readPageTexts, recordColumns } from "./materialize.js";
 import {
   bindValue,
   fieldExpr,
@@ -20,6 +20,7 @@ import {
   scopeByConnection,
   scopesWhere,
 } from "./scope-sql.js";
+import { anyProjected, seenVersionSql } from "./seen-sql.js";
 
 function rowScope(scopes: Map<string, StreamScope>, row: RecordRow): StreamScope {
   return scopes.get(`${row.connection_id}\u0000${row.stream}`) as StreamScope;
@@ -71,7 +72,8 @@ export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuer
     parts.push(keyset.sql);
     params.push(...keyset.params);
   }
-  const sql = `SELECT ${RECORD_COLUMNS}, ${sortExpr.sql} AS sort_value FROM records r
+  const columns = recordColumns(live, query.previewChars !== undefined);
+  const sql = `SELECT ${columns}, ${sortExpr.sql} AS sort_value FROM records r
     WHERE (${parts.join(") AND (")})
     ORDER BY sort_value ${dir}, r.connection_id ${dir}, r.record_id ${dir} LIMIT ?`;
   const rows = db.stmt(sql).all(...sortExpr.params, ...params, query.limit + 1) as RecordRow[];
@@ -107,10 +109,15 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
   if (live.length === 0) return { records: [], hasMore: false, lastVersion: query.afterVersion };
   // Tombstones are included here (and only here); the time range still applies to them.
   const where = scopesWhere(live, [], { includeDeleted: true });
-  const sql = `SELECT ${RECORD_COLUMNS} FROM records r
-    WHERE (${where.sql}) AND r.version > ?
-    ORDER BY r.version LIMIT ?`;
-  const rows = db.stmt(sql).all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[];
+  const rows = anyProjected(live)
+    ? projectedChangeRows(db, live, where, query)
+    : (db
+        .stmt(
+          `SELECT ${recordColumns(live, query.previewChars !== undefined)} FROM records r
+           WHERE (${where.sql}) AND r.version > ?
+           ORDER BY r.version LIMIT ?`,
+        )
+        .all(...where.params, query.afterVersion, query.limit + 1) as RecordRow[]);
   const byConnection = scopeByConnection(live);
   const records: StoredRecord[] = rows.slice(0, query.limit).map((row) =>
     materialize(db, row, {
@@ -124,6 +131,79 @@ export function listChanges(db: SqliteDb, scopes: StreamScope[], query: ChangesQ
     hasMore: rows.length > query.limit,
     lastVersion: records.length ? records[records.length - 1].version : query.afterVersion,
   };
+}
+
+/**
+ * A changes page for scopes that project fields, in the order of the versions they observe
+ * (core/stamps.ts). A record's observed version is one of its events: its stored version (never
+ * updated since its base), its base, or a version its stamps hold (stamp_events). So the page is
+ * read window by window along the version axis: a window (lo, hi] holds the next `limit + 1`
+ * events, its candidates are the rows with an event in it, and exactly those candidates whose
+ * observed version lies in it are the rows the window contributes. Each window costs about a page
+ * (CROSS JOIN keeps SQLite reading candidates by rowid, not scanning the stream's index).
+ */
+function projectedChangeRows(
+  db: SqliteDb,
+  live: StreamScope[],
+  where: SqlPart,
+  query: ChangesQuery,
+): RecordRow[] {
+  const want = query.limit + 1;
+  const columns = recordColumns(live, query.previewChars !== undefined);
+  const streams = [...new Set(live.map((s) => s.stream.name))];
+  // One stream (the usual case) is an equality, so the indexes yield their rows in order.
+  const inStreams = streams.length === 1 ? "= ?" : `IN (${streams.map(() => "?").join(", ")})`;
+  // The next `want` events after lo. Updated rows' events come from small indexes; never-updated
+  // rows from the version index, bounded by the want-th updated event when there is one (a stored
+  // version of an updated row is one of its events, so the bounded scan skips at most `want` rows).
+  const updatedEvents = db.stmt(
+    `SELECT v FROM (
+       SELECT * FROM (SELECT base_version AS v FROM records WHERE stream ${inStreams} AND stamps IS NOT NULL
+                      AND base_version > ? ORDER BY base_version LIMIT ?)
+       UNION ALL SELECT * FROM (SELECT version FROM stamp_events WHERE stream ${inStreams} AND version > ?
+                      ORDER BY version LIMIT ?)
+     ) ORDER BY v LIMIT ?`,
+  );
+  const plainEvents = db.stmt(
+    `SELECT version AS v FROM records WHERE stream ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+     ORDER BY version LIMIT ?`,
+  );
+  const windowEnd = (lo: number): number | null => {
+    const updated = (
+      updatedEvents.all(...streams, lo, want, ...streams, lo, want, want) as { v: number }[]
+    ).map((e) => e.v);
+    const bound = updated.length === want ? updated[want - 1] : Number.MAX_SAFE_INTEGER;
+    const plain = (plainEvents.all(...streams, lo, bound, want) as { v: number }[]).map((e) => e.v);
+    const all = [...updated, ...plain].sort((a, b) => a - b).slice(0, want);
+    return all.length === 0 ? null : all[all.length - 1];
+  };
+  const seen = seenVersionSql(live);
+  const windowRows = db.stmt(
+    `WITH c(id) AS (
+       SELECT id FROM records WHERE stream ${inStreams} AND stamps IS NULL AND version > ? AND version <= ?
+       UNION SELECT id FROM records WHERE stream ${inStreams} AND stamps IS NOT NULL AND base_version > ? AND base_version <= ?
+       UNION SELECT record_row FROM stamp_events WHERE stream ${inStreams} AND version > ? AND version <= ?
+     )
+     SELECT * FROM (
+       SELECT ${columns}, ${seen.sql} AS seen FROM c CROSS JOIN records r ON r.id = c.id WHERE (${where.sql})
+     ) WHERE seen > ? AND seen <= ? ORDER BY seen`,
+  );
+  const found: RecordRow[] = [];
+  let lo = query.afterVersion;
+  while (found.length < want) {
+    const hi = windowEnd(lo);
+    if (hi === null) break;
+    const rows = windowRows.all(
+      ...[...streams, lo, hi, ...streams, lo, hi, ...streams, lo, hi],
+      ...seen.params,
+      ...where.params,
+      lo,
+      hi,
+    ) as (RecordRow & { seen: number })[];
+    for (const { seen: _, ...row } of rows) found.push(row as RecordRow);
+    lo = hi;
+  }
+  return found.slice(0, want);
 }
 
 export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, number> {
@@ -146,12 +226,14 @@ export function findVisibleRow(
   db: SqliteDb,
   scope: StreamScope,
   ref: { connectionId: string; recordId: string },
+  options: { projectBinary?: boolean } = {},
 ) {
   if (!scope.connectionIds.includes(ref.connectionId)) return undefined;
   const narrowed = { ...scope, connectionIds: [ref.connectionId] };
   const where = scopesWhere([narrowed], []);
+  const columns = recordColumns([scope], options.projectBinary === true);
   return db
-    .stmt(`SELECT ${RECORD_COLUMNS} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
+    .stmt(`SELECT ${columns} FROM records r WHERE ${where.sql} AND r.record_id = ?`)
     .get(...where.params, ref.recordId) as RecordRow | undefined;
 }
 
@@ -161,7 +243,8 @@ export function getRecord(
   ref: { connectionId: string; recordId: string },
   options: { fields?: string[]; previewChars?: number } = {},
 ): StoredRecord | null {
-  const row = findVisibleRow(db, scope, ref);
+  // A preview read (the MCP adapter's) leaves binary bytes in the store (issue 9 item 7).
+  const row = findVisibleRow(db, scope, ref, { projectBinary: options.previewChars !== undefined });
   if (!row) return null;
   return materialize(db, row, { scope, fields: options.fields, previewChars: options.previewChars });
 }

@@ -108,13 +108,37 @@ export function windowsContract(backend: TestBackend): void {
       assert.deepEqual([w?.startChars, w?.endChars, w?.text], [0, 30, slice(0, 30)]);
     });
 
-    test("plain string fields window from the payload; non-strings are field_not_text", async () => {
+    test("plain string fields window from the payload; non-strings as canonical JSON; absent is field_not_text", async () => {
       const w = await read("subject", range(4, 5));
       assert.deepEqual([w?.text, w?.sizeChars, w?.textLike], ["one 😀", 14, false]);
       assert.equal(w?.digest, sha256Digest("Big one 😀 here"));
       const m = await read("subject", { kind: "match", q: "HERE", beforeChars: 2, afterChars: 2 });
       assert.deepEqual([m?.text, m?.match], ["😀 here", { startChars: 10, endChars: 14 }]);
-      for (const path of ["size_bytes", "labels", "received_at", "meta"]) {
+      const num = await read("size_bytes", range(0, 10), "small");
+      assert.deepEqual(
+        [num?.text, num?.sizeChars, num?.textLike, num?.mimeType, num?.digest],
+        ["5", 1, false, "application/json", sha256Digest("5")],
+      );
+      const labels = ["inbox", "työ 😀", "x"];
+      const meta = { thread: "t1", lang: "fi", deep: { b: [1, true, null], a: "z" } };
+      await L.store.applyBatch(L.connA, "messages", [
+        {
+          op: "upsert",
+          data: { message_id: "json", subject: "J", sent_at: "2024-06-03T00:00:00Z", labels, meta },
+        },
+      ]);
+      const metaJson = '{"deep":{"a":"z","b":[1,true,null]},"lang":"fi","thread":"t1"}';
+      const whole = await read("meta", range(0, 1000), "json");
+      assert.deepEqual(
+        [whole?.text, whole?.sizeChars, whole?.digest, whole?.textLike, whole?.mimeType],
+        [metaJson, metaJson.length, sha256Digest(metaJson), false, "application/json"],
+      );
+      const labelsJson = '["inbox","työ 😀","x"]';
+      const part = await read("labels", range(10, 6), "json");
+      assert.deepEqual([part?.text, part?.sizeChars], [[...labelsJson].slice(10, 16).join(""), 21]);
+      const hit = await read("labels", { kind: "match", q: "😀", beforeChars: 1, afterChars: 1 }, "json");
+      assert.deepEqual([hit?.text, hit?.match], [' 😀"', { startChars: 14, endChars: 15 }]);
+      for (const path of ["labels", "received_at", "meta"]) {
         await assert.rejects(
           read(path, range(0, 10), "small"),
           (e: unknown) => e instanceof PdppError && e.code === "field_not_text",

@@ -1,0 +1,51 @@
+// Prints EXPLAIN (ANALYZE, BUFFERS) of the Postgres search candidate statement for one query on a
+// bench dataset (bench/search-data.ts), every stream of the bench manifests in scope: a tool for
+// reading plans, not a benchmark. Usage: tsx bench/pg-explain.ts --schema S --q "tax refund"
+import { parseArgs } from "node:util";
+import pg from "pg";
+import type { StreamScope } from "../src/core/grant.js";
+import { parseSearchQuery } from "../src/core/search-query.js";
+import { candidatesSql } from "../src/store/postgres/search-candidates.js";
+import { BENCH_MANIFESTS } from "./dataset.js";
+import { pgUrl } from "./search-data.js";
+
+const { values } = parseArgs({
+  options: {
+    schema: { type: "string" },
+    q: { type: "string", default: "invoice" },
+    stream: { type: "string" },
+    limit: { type: "string", default: "10" },
+  },
+});
+const pool = new pg.Pool({
+  connectionString: pgUrl(),
+  max: 1,
+  options: `-c search_path=${values.schema} -c jit=off ${process.env.PG_EXTRA ?? ""}`,
+});
+const { rows: conns } = await pool.query<{ connection_id: string; connector_key: string }>(
+  "SELECT connection_id, connector_key FROM connections ORDER BY connection_id",
+);
+const scopes: StreamScope[] = BENCH_MANIFESTS.flatMap((m) =>
+  m.streams
+    .filter((s) => !values.stream || s.name === values.stream)
+    .map((s) => ({
+      connectorKey: m.connector_key,
+      stream: s,
+      connectionIds: conns.filter((c) => c.connector_key === m.connector_key).map((c) => c.connection_id),
+      fields: "all" as const,
+      since: null,
+      until: null,
+    })),
+);
+const limit = Number(values.limit);
+const { sql, values: params } = candidatesSql(scopes, {
+  terms: parseSearchQuery(String(values.q)),
+  conditions: [],
+  limit,
+  offset: 0,
+  rankWindow: 10_000,
+  k: limit + 1,
+});
+const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+for (const r of rows) console.log(r["QUERY PLAN"]);
+await pool.end();
