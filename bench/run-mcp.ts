@@ -13,7 +13,7 @@ import { startServer } from "../src/server.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../src/store/store.js";
 import { generateDataset } from "./dataset.js";
-import { benchJsonlImport } from "./import-jsonl.js";
+import { benchJsonlImport, describeJsonl } from "./import-jsonl.js";
 import type { LoadCall, LoadResult } from "./mcp-http-load.js";
 import { type BenchRow, percentile, printRow } from "./measure.js";
 import { measureServeIdleRss } from "./serve-rss.js";
@@ -273,12 +273,12 @@ export async function runMcpScenarios(options: McpBenchOptions): Promise<BenchRo
   const jsonl = await benchJsonlImport(options.jsonlRecords);
   emit({
     backend: "sqlite",
-    scenario: "import jsonl (importFile, in-process RS)",
+    scenario: "import jsonl (importFile, in-process: batches straight to the store)",
     p50_ms: jsonl.seconds * 1000,
     p95_ms: jsonl.seconds * 1000,
     runs: 1,
     target: "≥ 50,000 records/s",
-    note: `${Math.round(jsonl.recordsPerSecond).toLocaleString("en")} records/s (${jsonl.records.toLocaleString("en")} records, ${jsonl.fileMb.toFixed(1)} MB); time = whole import`,
+    note: `${describeJsonl(jsonl)}; time = whole import`,
   });
   return rows;
 }
