@@ -38,7 +38,7 @@ export function releaseWhenIdle(options: {
   let inFlight = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  const gc = process.env.PDPP_IDLE_GC === "0" ? null : fullGc();
+  const gc = fullGc();
   const fire = () => {
     if (stopped || inFlight > 0) return;
     Promise.resolve()
