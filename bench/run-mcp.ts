@@ -16,7 +16,7 @@ import { generateDataset } from "./dataset.js";
 import { benchJsonlImport, describeJsonl } from "./import-jsonl.js";
 import type { LoadCall, LoadResult } from "./mcp-http-load.js";
 import { type BenchRow, percentile, printRow } from "./measure.js";
-import { measureServeIdleRss } from "./serve-rss.js";
+import { measureServeIdleRss, measureServeRssAfterLoad, rssBenchHome } from "./serve-rss.js";
 
 const BASE = "http://127.0.0.1:7662";
 
@@ -269,6 +269,24 @@ export async function runMcpScenarios(options: McpBenchOptions): Promise<BenchRo
       note: `RSS ${sample.rssMb.toFixed(1)} MB 2 s after the URL line (peak ${sample.peakMb.toFixed(1)} MB); time = spawn → URL line`,
     });
   }
+
+  // RSS after a burst of large reads, then idle: the server gives its page cache and heap back.
+  const rssHome = await rssBenchHome(100_000);
+  const rss = await measureServeRssAfterLoad({
+    ...rssHome,
+    requests: 2000,
+    concurrency: 8,
+    settleSeconds: 30,
+  });
+  emit({
+    backend: "sqlite",
+    scenario: "pdpp serve RSS after load, 100k records",
+    p50_ms: rss.settledMb,
+    p95_ms: rss.afterLoadMb,
+    runs: 1,
+    target: "back to ≤ 160 MB",
+    note: `MB, not ms: start ${rss.startMb.toFixed(0)}, after ${rss.requests} reads ${rss.afterLoadMb.toFixed(0)} (${rss.errors} errors), every 5 s idle ${rss.trace.join(" → ")}`,
+  });
 
   const jsonl = await benchJsonlImport(options.jsonlRecords);
   emit({
