@@ -1,5 +1,6 @@
-// Import throughput: streams an mbox into a temp SQLite store through the in-process RS (the same path
-// as `pdpp import mbox`) and prints messages/s, MB/s and peak RSS. Usage: tsx bench/import-mbox.ts --file F
+// Import throughput: streams an mbox into a temp SQLite store the way `pdpp import mbox` does (batches
+// straight to the store in-process) and prints messages/s, MB/s and peak RSS, beside the same-run raw-SQL
+// floor (import-floor.ts: the stored rows replayed) and the ratio, in wall and CPU time. Usage: tsx bench/import-mbox.ts --file F
 // [--batch-size N] [--in-thread] [--keep]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -7,9 +8,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { hashToken, newToken } from "../src/core/ids.js";
 import { importFile } from "../src/importers/import-file.js";
-import { DEFAULT_BATCH_SIZE } from "../src/importers/run-import.js";
+import { DEFAULT_BATCH_CHARS, DEFAULT_BATCH_SIZE } from "../src/importers/run-import.js";
 import { createApp } from "../src/rs/app.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { replayFloor } from "./import-floor.js";
 
 const { values } = parseArgs({
   options: {
@@ -73,6 +75,7 @@ const result = await importFile(
   },
 );
 const seconds = (performance.now() - started) / 1000;
+const loadAfter = loadavg()[0]!;
 const cpu = process.cpuUsage(cpuBefore);
 // Main-thread CPU: with parsing in a worker, the main thread (RS + SQLite writes) is the ceiling.
 const mainCpu = mainThreadCpuSeconds();
@@ -81,10 +84,15 @@ const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 await store.close();
+// The same-run floor: the rows this import stored, replayed as raw SQL in batches closed by the same rule.
+const floor = replayFloor(join(dir, "pdpp.db"), {
+  size: Number(values["batch-size"]),
+  chars: DEFAULT_BATCH_CHARS,
+});
 
 const { size } = await import("node:fs").then((fs) => fs.statSync(values.file!));
 const row = {
-  scenario: "import mbox (sqlite, in-process RS)",
+  scenario: "import mbox (sqlite, in-process, batches straight to the store)",
   file_mb: Number((size / 1024 ** 2).toFixed(1)),
   messages: result.read,
   added: result.added,
@@ -98,7 +106,11 @@ const row = {
   messages_per_cpu_s: Math.round(result.read / cpuSeconds),
   main_thread_cpu_s: mainCpuSeconds === null ? null : Number(mainCpuSeconds.toFixed(2)),
   messages_per_main_cpu_s: mainCpuSeconds === null ? null : Math.round(result.read / mainCpuSeconds),
-  load_avg_1m: [Number(loadBefore.toFixed(1)), Number(loadavg()[0]!.toFixed(1))],
+  floor_messages_per_s: Math.round(floor.rows / floor.seconds),
+  ratio: Number((seconds / floor.seconds).toFixed(2)),
+  floor_messages_per_cpu_s: Math.round(floor.rows / floor.cpuSeconds),
+  cpu_ratio: Number((cpuSeconds / floor.cpuSeconds).toFixed(2)),
+  load_avg_1m: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))],
   batch_size: Number(values["batch-size"]),
   parse_in_worker: !values["in-thread"],
 };

@@ -3,36 +3,11 @@
 // 512-char previews through the in-process RS, beside its raw-SQL floor (bench/floors.ts) measured
 // in the same run, and the ratio. Usage: tsx bench/pg-page.ts --records N [--runs N] [--seed N]
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { createApp } from "../src/rs/app.js";
 import { grantEverything } from "./dataset.js";
+import { postgresReadFloors } from "./floors.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { postgresDataset } from "./search-data.js";
-
-/**
- * The floor: the same page as raw SQL on a second connection — 26 rows in the contract's order
- * (time desc with nulls last, as the list index stores it; bench/floors.ts orders nulls first,
- * which no index serves, so it measures a sort of the whole stream), then the 512-char previews of
- * their text fields in one statement. No grant logic, no JSON.
- */
-function pageFloor(at: { url: string; schema: string }) {
-  const pool = new pg.Pool({ connectionString: at.url, max: 1, options: `-c search_path=${at.schema}` });
-  return {
-    page: async (from: string) => {
-      const { rows } = await pool.query<{ rid: string }>(
-        `SELECT r.rid, r.connection_id, r.record_id, r.payload, r.time FROM records r
-         WHERE r.stream = 'messages' AND NOT r.deleted AND r.payload->>'from' = $1
-         ORDER BY r.time DESC NULLS LAST, r.connection_id DESC, r.record_id DESC LIMIT 26`,
-        [from],
-      );
-      return pool.query(
-        "SELECT rid, path, substr(body, 1, 512) AS text FROM text_chunks WHERE rid = ANY($1::bigint[]) AND seq = 0",
-        [rows.map((r) => r.rid)],
-      );
-    },
-    close: () => pool.end(),
-  };
-}
 
 export async function runPgPageBench(opts: {
   records: number;
@@ -40,7 +15,7 @@ export async function runPgPageBench(opts: {
   seed: number;
 }): Promise<BenchRow[]> {
   const data = await postgresDataset(opts.records, opts.seed);
-  const floors = pageFloor(data.pg as { url: string; schema: string });
+  const floors = postgresReadFloors(data.pg as { url: string; schema: string });
   const rows: BenchRow[] = [];
   try {
     const token = await grantEverything(data.store, "bench-page");

@@ -5,7 +5,11 @@ import { serve } from "@hono/node-server";
 import { PdppError } from "./core/errors.js";
 import { createHostedMcpHandler } from "./mcp/hosted.js";
 import { createApp } from "./rs/app.js";
+import { releaseWhenIdle } from "./server-idle.js";
 import type { Store } from "./store/store.js";
+
+/** Quiet time after the last request before memory is given back. */
+const IDLE_RELEASE_MS = 5000;
 
 export interface StartServerOptions {
   store: Store;
@@ -28,12 +32,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // The app is built once the port is known (port 0 picks one), so its public URL is exact; the
   // hosted MCP handler dispatches to that same app in-process.
   let app: ReturnType<typeof createApp> | undefined;
+  // After a burst of requests, a few quiet seconds give the page cache and heap back (server-idle.ts).
+  const store = options.store;
+  const idle = releaseWhenIdle({ quietMs: IDLE_RELEASE_MS, release: () => store.releaseMemory?.() });
   const server = await new Promise<Server>((resolve, reject) => {
     const started = serve(
       {
         // The node bindings ride along as env: the owner sign-in throttle keys on the peer address.
-        fetch: (request: Request, env: unknown) =>
-          app ? app.fetch(request, env) : new Response("starting", { status: 503 }),
+        fetch: async (request: Request, env: unknown) => {
+          if (!app) return new Response("starting", { status: 503 });
+          idle.begin();
+          try {
+            return await app.fetch(request, env);
+          } finally {
+            idle.end();
+          }
+        },
         hostname: options.host,
         port: options.port,
       },
@@ -60,6 +74,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     url,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        idle.stop();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -52,3 +52,16 @@ export function scopeGrantsTime(scope: StreamScope): boolean {
   const timeField = scope.stream.time_field;
   return timeField !== undefined && scopeGrantsPath(scope, timeField);
 }
+
+/**
+ * The binary field paths of each connector the scopes read (what a preview read leaves in the
+ * store). The scopes of one read share a stream name, so each connector has one stream here.
+ */
+export function binaryFieldsByConnector(scopes: StreamScope[]): Map<string, string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const s of scopes) {
+    const paths = s.stream.binary_fields ?? [];
+    if (paths.length > 0) byKey.set(s.connectorKey, paths);
+  }
+  return byKey;
+}

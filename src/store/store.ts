@@ -256,6 +256,8 @@ export interface AccessTokenLookup {
 export interface Store {
   readonly kind: "sqlite" | "postgres";
   close(): Promise<void>;
+  /** Give cached memory back (SQLite: its page cache) once a server goes quiet; optional. */
+  releaseMemory?(): Promise<void>;
 
   /** A named secret, created (random 32 bytes, base64url) on first use and stable afterwards. */
   secret(name: string): Promise<string>;

@@ -1,7 +1,7 @@
 // Turns records rows into StoredRecords: puts text fields back from their chunks (only those the
 // projection keeps, cut to previewChars when asked), then projects to the granted fields; binary
 // fields a preview read left in the store come back as "" with their size in previews.
-import type { StreamScope } from "../../core/grant.js";
+import { binaryFieldsByConnector, type StreamScope } from "../../core/grant.js";
 import { isFieldPath } from "../../core/ids.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import type { StoredRecord } from "../store.js";
@@ -21,13 +21,7 @@ export const RECORD_FROM = "records r JOIN connections c ON c.connection_id = r.
  * Paths are validated field paths (safe names), so inlining them as literals is safe.
  */
 export function recordColumns(scopes: StreamScope[], projectBinary: boolean): string {
-  const byKey = new Map<string, string[]>();
-  if (projectBinary) {
-    for (const s of scopes) {
-      const paths = s.stream.binary_fields ?? [];
-      if (paths.length > 0) byKey.set(s.connectorKey, paths);
-    }
-  }
+  const byKey = projectBinary ? binaryFieldsByConnector(scopes) : new Map<string, string[]>();
   if (byKey.size === 0) return RECORD_COLUMNS;
   const payload: string[] = [];
   const sizes: string[] = [];

@@ -1,5 +1,7 @@
 // Batch ingest for the SQLite store: validate every op first, then apply all valid ops in one
 // IMMEDIATE transaction (all or nothing), versioning only real changes.
+
+import type { Statement } from "better-sqlite3";
 import { payloadDigest } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import { encodeRecordId } from "../../core/ids.js";
@@ -12,7 +14,7 @@ import type { SqliteDb } from "./db.js";
 import {
   deleteSearchRow,
   ensureSearchTable,
-  insertSearchRow,
+  FTS_COLUMNS,
   searchLayout,
   searchTable,
   searchValues,
@@ -106,6 +108,23 @@ export function prepareBatch(ops: IngestOp[], stream: StreamDef) {
   return { prepared, rejected };
 }
 
+/**
+ * insertSearchRow with its statement looked up once per table and column count, not once per row
+ * (building and hashing the SQL text per row cost a sixth of a JSONL import's write time).
+ */
+function ftsInserter(db: SqliteDb) {
+  let last: { table: string; n: number; statement: Statement } | null = null;
+  return (table: string, row: number | bigint, values: (string | null)[]): void => {
+    const n = Math.min(values.length, FTS_COLUMNS);
+    if (!last || last.table !== table || last.n !== n) {
+      const columns = Array.from({ length: n }, (_, i) => `c${i}`).join(", ");
+      const sql = `INSERT INTO ${table} (rowid, ${columns}) VALUES (?${", ?".repeat(n)})`;
+      last = { table, n, statement: db.stmt(sql) };
+    }
+    last.statement.run(row, ...(values.length === n ? values : values.slice(0, n)));
+  };
+}
+
 interface ExistingRow {
   id: number;
   digest: string;
@@ -132,6 +151,7 @@ export function applyPrepared(
     let table = searchTable(db, connectorKey, stream);
     // The writer's layout, serialised once per batch rather than once per row.
     const writerLayout = searchLayout(target.search);
+    const insertFts = ftsInserter(db);
     const find = db.stmt(
       "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
     );
@@ -200,7 +220,7 @@ export function applyPrepared(
           : table.layout === writerLayout
             ? op.search
             : valuesForTable(table, { search: target.search, values: op.search }, op);
-        if (table && values) insertSearchRow(db, { table: table.name, row }, values);
+        if (table && values) insertFts(table.name, row, values);
       }
     }
     db.stmt("UPDATE store_meta SET value = ? WHERE key = 'version'").run(String(version));

@@ -1,7 +1,7 @@
 // Turns a records row into a StoredRecord: reassembles (or previews) granted text fields from their
 // chunks, puts back the sizes of binary fields a preview read left in the store, and projects the
 // payload to the scope's fields.
-import type { StreamScope } from "../../core/grant.js";
+import { binaryFieldsByConnector, type StreamScope } from "../../core/grant.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import { observedPaths, parseStamps, visibleStamp } from "../../core/stamps.js";
 import type { StoredRecord } from "../store.js";
@@ -20,13 +20,7 @@ export const RECORD_COLUMNS =
  * as SQL literals is safe.
  */
 export function recordColumns(scopes: StreamScope[], projectBinary: boolean): string {
-  const byKey = new Map<string, string[]>();
-  if (projectBinary) {
-    for (const s of scopes) {
-      const paths = s.stream.binary_fields ?? [];
-      if (paths.length > 0) byKey.set(s.connectorKey, paths);
-    }
-  }
+  const byKey = projectBinary ? binaryFieldsByConnector(scopes) : new Map<string, string[]>();
   if (byKey.size === 0) return RECORD_COLUMNS;
   const payload: string[] = [];
   const sizes: string[] = [];
