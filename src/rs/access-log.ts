@@ -35,18 +35,20 @@ export function sendJson(
   body: unknown,
   options: { records?: number; status?: number } = {},
 ): Response {
-  // Encoded to UTF-8 once: its length is the logged size, and the server writes these very bytes
-  // (a string body would be measured and encoded again on the way out).
-  const bytes = Buffer.from(JSON.stringify(body), "utf8");
-  const note = c.get("access");
-  if (note) {
-    note.bytes = bytes.length;
-    note.recordCount = options.records ?? 0;
-  }
-  // The in-process adapter takes the object itself (same answer, no JSON parse on its side).
+  const text = JSON.stringify(body);
+  // The in-process adapter takes the object itself (same answer, no JSON parse on its side), so its
+  // Response body stays the lazily encoded string. Over HTTP the text is encoded to UTF-8 once: its
+  // length is the logged size and the server writes these very bytes (a string body would be
+  // measured and encoded again on the way out).
   const call = inProcessCall(c);
   if (call) call.answer = { body };
-  return c.body(bytes, (options.status ?? 200) as 200, { "content-type": "application/json; charset=utf-8" });
+  const payload = call ? text : Buffer.from(text, "utf8");
+  const note = c.get("access");
+  if (note) {
+    note.bytes = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+    note.recordCount = options.records ?? 0;
+  }
+  return c.body(payload, (options.status ?? 200) as 200, { "content-type": "application/json; charset=utf-8" });
 }
 
 export const accessLogMiddleware: MiddlewareHandler<RsEnv> = async (c, next) => {
