@@ -48,7 +48,9 @@ export function sendJson(
     note.bytes = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
     note.recordCount = options.records ?? 0;
   }
-  return c.body(payload, (options.status ?? 200) as 200, { "content-type": "application/json; charset=utf-8" });
+  return c.body(payload, (options.status ?? 200) as 200, {
+    "content-type": "application/json; charset=utf-8",
+  });
 }
 
 export const accessLogMiddleware: MiddlewareHandler<RsEnv> = async (c, next) => {
