@@ -6,7 +6,10 @@
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
 // --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
 // --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
-import { mkdtempSync, rmSync } from "node:fs";
+// --mbox imports a generated mbox (bench/gen-mbox.ts, built once into bench/data) beside its replayed
+// raw-SQL floor (bench/import-mbox.ts): --mbox-size 100MB
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -31,6 +34,8 @@ const { values } = parseArgs({
     mcp: { type: "boolean", default: false },
     search: { type: "boolean", default: false },
     hosted: { type: "boolean", default: false },
+    mbox: { type: "boolean", default: false },
+    "mbox-size": { type: "string", default: "100MB" },
     workers: { type: "string" },
     calls: { type: "string", default: "20000" },
     settle: { type: "string", default: "60" },
@@ -272,15 +277,26 @@ if (values.mcp) {
       settleSeconds: Number(values.settle),
     })),
   );
+} else if (values.mbox) {
+  // Both are standalone scripts (their own flags); the import prints its row, floor and ratio as JSON.
+  const file = `bench/data/bench-${values["mbox-size"]}.mbox`;
+  const tsx = (args: string[]) => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", ...args], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  };
+  if (!existsSync(file)) tsx(["bench/gen-mbox.ts", "--size", String(values["mbox-size"]), "--out", file]);
+  tsx(["bench/import-mbox.ts", "--file", file]);
 } else for (const backend of backends) all.push(...(await runBackend(backend)));
-const file = writeResults(all, {
-  records,
-  hugeMb,
-  runs,
-  mcp: values.mcp,
-  hosted: values.hosted,
-  loadavg: loadavg(),
-  node: process.version,
-  date: new Date().toISOString(),
-});
-console.log(`results written to ${file}`);
+if (all.length > 0) {
+  const file = writeResults(all, {
+    records,
+    hugeMb,
+    runs,
+    mcp: values.mcp,
+    hosted: values.hosted,
+    loadavg: loadavg(),
+    node: process.version,
+    date: new Date().toISOString(),
+  });
+  console.log(`results written to ${file}`);
+}

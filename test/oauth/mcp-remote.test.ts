@@ -39,15 +39,27 @@ function noteManifest(name: string): Manifest {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on `port` of 127.0.0.1 right now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free port for mcp-remote's OAuth callback, below Linux's ephemeral range (32768–60999): a port
+ * from that range can be taken between our check and mcp-remote's bind by any outgoing connection
+ * of a test running alongside (a Postgres client, say). mcp-remote then falls back to the next
+ * port while the redirect URI keeps this one, and the callback is refused (seen once in CI).
+ */
+async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error("no free port in 20000–29999 for the OAuth callback");
 }
 
 function waitFor<T>(what: string, probe: () => T | null, timeoutMs = 60_000): Promise<T> {
@@ -156,7 +168,11 @@ describe("mcp-remote (a real third-party OAuth client) against pdpp serve", () =
         await store.close();
       }
       assert.ok(redirectTo.startsWith(`http://127.0.0.1:${callbackPort}/oauth/callback?`), redirectTo);
-      const callback = await fetch(redirectTo);
+      const callback = await fetch(redirectTo).catch((error: Error) => {
+        throw new Error(
+          `the callback to mcp-remote failed (${error.cause ?? error.message}); its stderr:\n${stderr}`,
+        );
+      });
       assert.equal(callback.status, 200, await callback.text());
 
       await connecting;
