@@ -3,6 +3,7 @@
 // print its own same-run floor and the ratio (a figure alone means little on a loaded 2-core box).
 import Database from "better-sqlite3";
 import pg from "pg";
+import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
 
 export interface ReadFloors {
   /** 25 (+1) newest messages from one sender, and the first 512 chars (or all) of their text fields. */
@@ -73,7 +74,12 @@ export function sqliteReadFloors(path: string): ReadFloors {
 }
 
 export function postgresReadFloors(at: { url: string; schema: string }): ReadFloors {
-  const pool = new pg.Pool({ connectionString: at.url, max: 1, options: `-c search_path=${at.schema}` });
+  // The store's own session settings (jit off, cached-working-set costs), so the floor plans alike.
+  const pool = new pg.Pool({
+    connectionString: at.url,
+    max: 1,
+    options: [...SESSION_SETTINGS, `-c search_path=${at.schema}`].join(" "),
+  });
   return {
     page: async (from, full) => {
       const { rows } = await pool.query<{ rid: string }>(
@@ -84,7 +90,7 @@ export function postgresReadFloors(at: { url: string; schema: string }): ReadFlo
       );
       return pool.query(
         full
-          ? "SELECT rid, path, seq, body AS text FROM text_chunks WHERE rid = ANY($1::bigint[]) ORDER BY rid, path, seq"
+          ? "SELECT rid, path, seq, body AS text FROM text_chunks WHERE rid = ANY($1::bigint[])"
           : "SELECT rid, path, substr(body, 1, 512) AS text FROM text_chunks WHERE rid = ANY($1::bigint[]) AND seq = 0",
         [rows.map((r) => r.rid)],
       );

@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { parseSearchQuery } from "../src/core/search-query.js";
 import { createApp } from "../src/rs/app.js";
+import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
 import { taggedAllQuery } from "../src/store/postgres/search-sql.js";
 import { matchAllExpr } from "../src/store/sqlite/search-text.js";
 import type { Store } from "../src/store/store.js";
@@ -76,7 +77,12 @@ export function sqliteFloors(path: string): Floors {
 }
 
 export function postgresFloors(at: { url: string; schema: string }): Floors {
-  const pool = new pg.Pool({ connectionString: at.url, max: 1, options: `-c search_path=${at.schema}` });
+  // The store's own session settings (jit off, cached-working-set costs), so the floor plans alike.
+  const pool = new pg.Pool({
+    connectionString: at.url,
+    max: 1,
+    options: [...SESSION_SETTINGS, `-c search_path=${at.schema}`].join(" "),
+  });
   const streams = BENCH_MANIFESTS.flatMap((m) =>
     m.streams.map((s) => ({ name: s.name, fields: s.query?.search ?? [] })),
   );

@@ -18,6 +18,17 @@ export function quoteSchema(schema: string): string {
 }
 
 /**
+ * Session settings of every store connection (benches reuse them for their raw-SQL floors).
+ * TimeZone=UTC: a zoneless time string means UTC, as in core/time.ts normalizeTime.
+ * jit=off: pdpp's queries are short; with the planner's rough estimates for jsonb expressions JIT
+ * compilation alone took seconds (measured 2.4 s of a 2.7 s aggregate).
+ * random_page_cost=1.1: the store's working set is cached (the default 4 prices every index step
+ * as a disk seek), which made the planner sort a whole stream through a bitmap instead of walking
+ * its newest rows for a broad search (390 ms vs 150 ms measured at 200k records).
+ */
+export const SESSION_SETTINGS = ["-c TimeZone=UTC", "-c jit=off", "-c random_page_cost=1.1"];
+
+/**
  * Open a pool whose every connection uses `schema` (created when missing). The search_path rides
  * on the startup packet (`-c search_path=…`), so no pooled connection can ever miss it.
  */
@@ -26,13 +37,7 @@ export async function openPool(options: {
   schema?: string;
   poolSize?: number;
 }): Promise<pg.Pool> {
-  // TimeZone=UTC: a zoneless time string means UTC, as in core/time.ts normalizeTime.
-  // jit=off: pdpp's queries are short; with the planner's rough estimates for jsonb expressions JIT
-  // compilation alone took seconds (measured 2.4 s of a 2.7 s aggregate).
-  // random_page_cost=1.1: the store's working set is cached (the default 4 prices every index step
-  // as a disk seek), which made the planner sort a whole stream through a bitmap instead of walking
-  // its newest rows for a broad search (390 ms vs 150 ms measured at 200k records).
-  const startup = ["-c TimeZone=UTC", "-c jit=off", "-c random_page_cost=1.1"];
+  const startup = [...SESSION_SETTINGS];
   const config: pg.PoolConfig = { connectionString: options.url, max: options.poolSize ?? 8 };
   if (options.schema) {
     const quoted = quoteSchema(options.schema);
