@@ -49,10 +49,8 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 /**
- * A free port for mcp-remote's OAuth callback, below Linux's ephemeral range (32768–60999): a port
- * from that range can be taken between our check and mcp-remote's bind by any outgoing connection
- * of a test running alongside (a Postgres client, say). mcp-remote then falls back to the next
- * port while the redirect URI keeps this one, and the callback is refused (seen once in CI).
+ * A free port for mcp-remote's OAuth callback, below Linux's ephemeral range (32768–60999), so an
+ * outgoing connection of a test running alongside cannot take it before mcp-remote binds it.
  */
 async function freePort(): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
@@ -60,6 +58,25 @@ async function freePort(): Promise<number> {
     if (await portIsFree(port)) return port;
   }
   throw new Error("no free port in 20000–29999 for the OAuth callback");
+}
+
+/**
+ * The browser's redirect to mcp-remote's callback. mcp-remote opens the browser before its callback
+ * server listens (its stderr prints the URL, then "Initializing auth coordination on-demand"), so
+ * a fast "user" can arrive first; a person takes seconds, a loaded CI machine sometimes does not.
+ * Retried while the port refuses connections; the callback is only ever delivered once.
+ */
+async function deliverCallback(url: string, timeoutMs = 30_000): Promise<Response> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+      if (code !== "ECONNREFUSED" || Date.now() - started > timeoutMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
 
 function waitFor<T>(what: string, probe: () => T | null, timeoutMs = 60_000): Promise<T> {
@@ -168,7 +185,7 @@ describe("mcp-remote (a real third-party OAuth client) against pdpp serve", () =
         await store.close();
       }
       assert.ok(redirectTo.startsWith(`http://127.0.0.1:${callbackPort}/oauth/callback?`), redirectTo);
-      const callback = await fetch(redirectTo).catch((error: Error) => {
+      const callback = await deliverCallback(redirectTo).catch((error: Error) => {
         throw new Error(
           `the callback to mcp-remote failed (${error.cause ?? error.message}); its stderr:\n${stderr}`,
         );
