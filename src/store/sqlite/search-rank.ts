@@ -35,7 +35,7 @@ function withKeys(db: SqliteDb, chosen: Ranked[]): CandidateRow[] {
   if (chosen.length === 0) return [];
   const keys = db
     .stmt(
-      `SELECT r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.emitted_at, r.deleted
+      `SELECT r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.deleted
        FROM records r WHERE r.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(chosen.map((r) => r.id))) as Omit<CandidateRow, "score" | "time">[];

@@ -30,7 +30,6 @@ import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
-import { observeHits } from "./seen-sql.js";
 import { readFieldWindow } from "./windows.js";
 
 class SqliteStore implements Store {
@@ -140,7 +139,7 @@ class SqliteStore implements Store {
     return aggregate(this.db, scopes, query);
   }
   async search(scopes: StreamScope[], query: SearchQuery) {
-    return observeHits(this.db, scopes, search(this.db, scopes, query));
+    return search(this.db, scopes, query);
   }
 
   async putOwnerToken(tokenHash: string) {
