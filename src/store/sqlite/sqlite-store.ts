@@ -30,6 +30,7 @@ import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
+import { DEFAULT_SEARCH_TUNING, type SearchTuning } from "./search-tuning.js";
 import { readFieldWindow } from "./windows.js";
 
 class SqliteStore implements Store {
@@ -39,7 +40,10 @@ class SqliteStore implements Store {
   private readonly oauth: SqliteOAuth;
   private readonly ownerWeb: SqliteOwnerWeb;
 
-  constructor(private readonly db: SqliteDb) {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly searchTuning: SearchTuning = DEFAULT_SEARCH_TUNING,
+  ) {
     this.admin = new SqliteAdmin(db);
     this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
@@ -139,7 +143,7 @@ class SqliteStore implements Store {
     return aggregate(this.db, scopes, query);
   }
   async search(scopes: StreamScope[], query: SearchQuery) {
-    return search(this.db, scopes, query);
+    return search(this.db, scopes, query, this.searchTuning);
   }
 
   async putOwnerToken(tokenHash: string) {
@@ -216,7 +220,13 @@ class SqliteStore implements Store {
   }
 }
 
-/** Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". */
-export async function openSqliteStore(options: { path: string }): Promise<Store> {
-  return new SqliteStore(new SqliteDb(options.path));
+/**
+ * Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". `searchTuning`
+ * is for tests (search-tuning.ts): tiny thresholds make small worlds take every search branch.
+ */
+export async function openSqliteStore(options: {
+  path: string;
+  searchTuning?: Partial<SearchTuning>;
+}): Promise<Store> {
+  return new SqliteStore(new SqliteDb(options.path), { ...DEFAULT_SEARCH_TUNING, ...options.searchTuning });
 }
