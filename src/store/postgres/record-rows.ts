@@ -3,6 +3,7 @@
 // fields a preview read left in the store come back as "" with their size in previews.
 import { binaryFieldsByConnector, type StreamScope } from "../../core/grant.js";
 import { isFieldPath } from "../../core/ids.js";
+import { chunkedFields } from "../../core/manifest.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import type { StoredRecord } from "../store.js";
 import type { Queryable } from "./pool.js";
@@ -93,12 +94,24 @@ export async function hydrateRecords(
       requested: options.fields,
       primaryKey: scope.stream.primary_key,
     });
-    const textPaths = row.deleted ? [] : visibleTextPaths(scope.stream.text_fields ?? [], paths);
+    const textPaths = row.deleted ? [] : visibleTextPaths(chunkedFields(scope.stream), paths);
     return { row, scope, textPaths, paths };
   });
   const wanted = [...new Set(plans.flatMap((p) => p.textPaths))];
   const needRids = plans.filter((p) => p.textPaths.length > 0).map((p) => p.row.rid);
-  const texts = await readTextPrefixes(db, needRids, { paths: wanted, maxChars: options.previewChars });
+  // A preview read leaves binary bytes in the store: their chunks are not read, only their sizes.
+  // (A path binary in one connector of a fan-in page and text in another is read as text.)
+  const metaOnly =
+    options.previewChars === undefined
+      ? []
+      : wanted.filter((path) =>
+          plans.every((p) => !p.textPaths.includes(path) || p.scope.stream.binary_fields?.includes(path)),
+        );
+  const texts = await readTextPrefixes(db, needRids, {
+    paths: wanted,
+    maxChars: options.previewChars,
+    metaOnly,
+  });
 
   return plans.map(({ row, scope, textPaths, paths }) => {
     const full = structuredClone(row.payload);
@@ -107,6 +120,12 @@ export async function hydrateRecords(
     for (const path of textPaths) {
       const text = byPath?.get(path);
       if (!text) continue;
+      if (options.previewChars !== undefined && scope.stream.binary_fields?.includes(path)) {
+        setPath(full, path, "");
+        previews ??= {};
+        previews[path] = { sizeChars: text.sizeChars, complete: false };
+        continue;
+      }
       setPath(full, path, text.text);
       if (options.previewChars !== undefined && text.sizeChars > options.previewChars) {
         previews ??= {};

@@ -4,7 +4,7 @@
 import { payloadDigest } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import { encodeRecordId } from "../../core/ids.js";
-import type { StreamDef } from "../../core/manifest.js";
+import { chunkedFields, type StreamDef } from "../../core/manifest.js";
 import { deletePath, getPath, setPath } from "../../core/projection.js";
 import { normalizeTime } from "../../core/time.js";
 import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js";
@@ -45,10 +45,11 @@ function prepareUpsert(data: Record<string, unknown>, stream: StreamDef): Prepar
   const digest = payloadDigest(data);
   const time = stream.time_field ? normalizeTime(getPath(data, stream.time_field)) : null;
   const search = searchValues(data, stream);
-  // Text fields live in chunks, not in the payload JSON, so reads never parse them.
+  // Text fields and most binary fields live in chunks, not in the payload JSON, so reads never
+  // parse them (core/manifest.ts chunkedFields).
   const texts: { path: string; text: string }[] = [];
   let stored = data;
-  for (const path of stream.text_fields ?? []) {
+  for (const path of chunkedFields(stream)) {
     const value = getPath(data, path);
     if (typeof value !== "string") continue;
     stored = copyAlong(stored, path);
