@@ -26,6 +26,7 @@ import { aggregate } from "./aggregate.js";
 import { changesPosition } from "./changes-anchor.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
+import { type PreparedOp, streamDefKey } from "./ingest-prepare.js";
 import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
@@ -111,6 +112,34 @@ class SqliteStore implements Store {
       prepared,
     );
     return { ...counts, rejected };
+  }
+
+  /**
+   * applyBatch for ops validated and prepared elsewhere (an import's worker thread) under the stream
+   * definition whose streamDefKey is `defKey`: null, writing nothing, when the store's definition
+   * differs (the caller then sends the records through applyBatch).
+   */
+  applyPreparedBatch(
+    connectionId: string,
+    stream: string,
+    batch: { defKey: string; ops: PreparedOp[] },
+  ): Omit<IngestResult, "rejected"> | null {
+    const connection = this.admin.getConnection(connectionId);
+    if (!connection)
+      throw new PdppError("connection_not_found", `connection ${connectionId} does not exist.`);
+    const def = this.admin.streamDef(connection.connector_key, stream);
+    if (!def) {
+      throw new PdppError(
+        "stream_not_found",
+        `connector ${connection.connector_key} has no stream ${stream}.`,
+      );
+    }
+    if (streamDefKey(def) !== batch.defKey) return null;
+    return applyPrepared(
+      this.db,
+      { connectionId, connectorKey: connection.connector_key, stream, search: def.query?.search },
+      batch.ops,
+    );
   }
 
   async listRecords(scopes: StreamScope[], query: ListQuery) {
@@ -218,6 +247,11 @@ class SqliteStore implements Store {
   async markOAuthTokenUsed(tokenHash: string, at: string) {
     return this.oauth.markTokenUsed(tokenHash, at);
   }
+}
+
+/** The in-process prepared-ops entrance of a SQLite store (owner-sink.ts), or undefined for another store. */
+export function preparedIngestOf(store: Store): SqliteStore["applyPreparedBatch"] | undefined {
+  return store instanceof SqliteStore ? store.applyPreparedBatch.bind(store) : undefined;
 }
 
 /**
