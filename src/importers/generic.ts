@@ -56,10 +56,15 @@ export function nameFromFile(path: string): string {
   return name.slice(0, 48) || "records";
 }
 
+/** A generic source as its items can be read again elsewhere (a worker thread: generic-worker.ts). */
+export interface GenericSource extends ImportSource {
+  reopen: { path: string; format: GenericFormat; stream: string };
+}
+
 export async function openGenericSource(
   path: string,
   options: GenericOptions & { format: GenericFormat; reader: RawReader },
-): Promise<ImportSource> {
+): Promise<GenericSource> {
   const fromText = options.format === "csv";
   let manifest: Manifest;
   if (options.manifest) manifest = options.manifest;
@@ -89,6 +94,7 @@ export async function openGenericSource(
     items: typedItems(options.reader(input.chunks), stream, fromText),
     bytesRead: input.bytesRead,
     totalBytes: input.totalBytes,
+    reopen: { path, format: options.format, stream: stream.name },
   };
 }
 

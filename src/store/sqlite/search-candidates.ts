@@ -16,7 +16,7 @@
 // the probes over the window's rowid span can only see more rows than the window, so what they
 // decide (a field covers none of the window) holds for the window too.
 import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
-import { ESTIMATE_EXTRA, matchedEstimate } from "../../core/search-ranking.js";
+import { matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { type SqlParam, type SqlPart, scopeWhere } from "./scope-sql.js";
@@ -24,6 +24,7 @@ import { type Candidate, grantedColumns } from "./search-hits.js";
 import { type CandidateRow, newestOfLevel, rankCandidates } from "./search-rank.js";
 import { layoutFields, searchTable } from "./search-tables.js";
 import { coverageExpr, matchAllExpr } from "./search-text.js";
+import type { SearchTuning } from "./search-tuning.js";
 
 export interface ScopeCandidates {
   rows: Candidate[];
@@ -32,9 +33,6 @@ export interface ScopeCandidates {
   complete: boolean;
   estimate: number;
 }
-
-/** Windows at most this large are scored row by row and sorted, without probes or the walk. */
-const WALK_MIN_WINDOW = 1024;
 
 /** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
 function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
@@ -84,6 +82,7 @@ export function scopeCandidates(
   db: SqliteDb,
   scope: StreamScope,
   query: SearchQuery & { k: number },
+  tuning: SearchTuning,
 ): ScopeCandidates {
   const none = { rows: [], total: 0, complete: true, estimate: 0 };
   const info = searchTable(db, scope.connectorKey, scope.stream.name);
@@ -122,7 +121,7 @@ export function scopeCandidates(
   const k = query.k;
   // A small window (a selective query) is scored row by row at once: its few postings cost less
   // than probing fields and trying the top level first.
-  const small = w.n <= WALK_MIN_WINDOW;
+  const small = w.n <= tuning.walkMinWindow;
   // A single granted field covers every match (score 1); otherwise drop the fields no window row covers.
   const scored =
     columns.length === 1
@@ -159,6 +158,7 @@ export function scopeCandidates(
             visible: plain ? null : where,
           },
           k,
+          tuning.walkLimit,
         )
       : null;
   let rows: CandidateRow[] = walk ?? [];
@@ -206,7 +206,12 @@ export function scopeCandidates(
        WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
     )
     .pluck()
-    .get(match, w.lo, ...where.params, ESTIMATE_EXTRA) as number;
+    .get(match, w.lo, ...where.params, tuning.estimateExtra) as number;
   if (older === 0) return { rows: candidates, total, complete: true, estimate: total };
-  return { rows: candidates, total, complete: false, estimate: matchedEstimate(total, older) };
+  return {
+    rows: candidates,
+    total,
+    complete: false,
+    estimate: matchedEstimate(total, older, tuning.estimateExtra),
+  };
 }
