@@ -38,7 +38,7 @@ export function openGenericWorkerSource(source: GenericSource): ImportSource<Run
       chunkChars: CHUNK_CHARS,
       window: WINDOW,
     };
-    const worker = startImporterWorker("generic-worker", data);
+    const worker = startImporterWorker("generic-worker", data, { bundle: true });
     const inbox: PreparedWorkerMessage[] = [];
     let waiting: (() => void) | null = null;
     let crashed: Error | null = null;
