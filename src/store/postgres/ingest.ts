@@ -242,7 +242,11 @@ async function writeRecords(
   const rids = rows.map((r) => r.rid);
   await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
-  await client.query("DELETE FROM search_lex WHERE rid = ANY($1::bigint[])", [rids]);
+  // The stream names the one partition to look in (migration 11).
+  await client.query("DELETE FROM search_lex WHERE stream = $2 AND rid = ANY($1::bigint[])", [
+    rids,
+    stream.name,
+  ]);
   await writeStampEvents(client, {
     stream: stream.name,
     rows: writes.flatMap((w, i) =>

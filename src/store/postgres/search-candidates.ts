@@ -88,13 +88,14 @@ function scopeSql(params: Params, scope: StreamScope, query: SearchQuery & { k: 
   const columns = `l.rid, l.connection_id, l.record_id, ${time} AS time`;
   const filter = `l.parts = 1 AND ${where}`;
   // The walk must be search_lex_newest backwards, and the planner must believe it stops early:
-  // - it orders by (stream, rid) under a range test on stream that is an equality in effect, so the
-  //   primary key (rid, part), which would walk every stream's rows, cannot give that order;
+  // - it names the stream by equality, so only the stream's partition is read (migration 11), and
+  //   there it orders by (stream, rid): search_lex_newest, or the partition's primary key
+  //   (rid, part, stream), which in a partition of one stream walks the same rows;
   // - its match test is `(CASE … THEN rid END) IS NOT NULL`: exact, not indexable (no GIN plan),
   //   and estimated at 99.5% (an opaque test is taken as 50%, and the planner then reads the whole
   //   stream through a bitmap to sort it whenever the LIMIT passes its estimate of the matches).
   // The sparse plan orders by rid + 0 so no index walk can stand in for the GIN lookup.
-  const walkStream = `l.stream >= ${params.add(scope.stream.name)} AND l.stream <= ${params.add(scope.stream.name)}`;
+  const walkStream = `l.stream = ${params.add(scope.stream.name)}`;
   const walkFilter = `l.parts = 1 AND ${walkStream} AND l.connection_id = ANY(${params.add(scope.connectionIds)}::text[]) ${bounds}`;
   const walkMatch = `(CASE WHEN l.tsv @@ ${all} THEN l.rid END) IS NOT NULL ${checks}`;
   const walkOrder = "ORDER BY l.stream DESC, l.rid DESC";

@@ -31,7 +31,7 @@ import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
-import { observeHits } from "./seen-sql.js";
+import { DEFAULT_SEARCH_TUNING, type SearchTuning } from "./search-tuning.js";
 import { readFieldWindow } from "./windows.js";
 
 class SqliteStore implements Store {
@@ -41,7 +41,10 @@ class SqliteStore implements Store {
   private readonly oauth: SqliteOAuth;
   private readonly ownerWeb: SqliteOwnerWeb;
 
-  constructor(private readonly db: SqliteDb) {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly searchTuning: SearchTuning = DEFAULT_SEARCH_TUNING,
+  ) {
     this.admin = new SqliteAdmin(db);
     this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
@@ -169,7 +172,7 @@ class SqliteStore implements Store {
     return aggregate(this.db, scopes, query);
   }
   async search(scopes: StreamScope[], query: SearchQuery) {
-    return observeHits(this.db, scopes, search(this.db, scopes, query));
+    return search(this.db, scopes, query, this.searchTuning);
   }
 
   async putOwnerToken(tokenHash: string) {
@@ -251,7 +254,13 @@ export function preparedIngestOf(store: Store): SqliteStore["applyPreparedBatch"
   return store instanceof SqliteStore ? store.applyPreparedBatch.bind(store) : undefined;
 }
 
-/** Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". */
-export async function openSqliteStore(options: { path: string }): Promise<Store> {
-  return new SqliteStore(new SqliteDb(options.path));
+/**
+ * Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". `searchTuning`
+ * is for tests (search-tuning.ts): tiny thresholds make small worlds take every search branch.
+ */
+export async function openSqliteStore(options: {
+  path: string;
+  searchTuning?: Partial<SearchTuning>;
+}): Promise<Store> {
+  return new SqliteStore(new SqliteDb(options.path), { ...DEFAULT_SEARCH_TUNING, ...options.searchTuning });
 }
