@@ -3,9 +3,8 @@
 // reads, parses, validates and prepares batch k+1. Same records, positions and errors as the source it
 // replaces; the prepared ops ride along (SerializedItem.prepared) to owner-sink.ts.
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
-import type { PreparedOp } from "../store/sqlite/ingest-prepare.js";
 import type { GenericSource } from "./generic.js";
-import type { GenericWorkerData, PreparedWorkerMessage } from "./generic-prepare.js";
+import { chunkItems, type GenericWorkerData, type PreparedWorkerMessage } from "./generic-prepare.js";
 import type { ImportSource, RunnableItem } from "./types.js";
 import { startImporterWorker } from "./worker-start.js";
 
@@ -39,7 +38,7 @@ export function openGenericWorkerSource(source: GenericSource): ImportSource<Run
       chunkChars: CHUNK_CHARS,
       window: WINDOW,
     };
-    const worker = startImporterWorker("generic-worker", data);
+    const worker = startImporterWorker("generic-worker", data, { bundle: true });
     const inbox: PreparedWorkerMessage[] = [];
     let waiting: (() => void) | null = null;
     let crashed: Error | null = null;
@@ -76,20 +75,7 @@ export function openGenericWorkerSource(source: GenericSource): ImportSource<Run
         bytesRead = message.bytesRead;
         if (message.kind === "done") return;
         worker.postMessage("credit"); // taken: the worker may post one more chunk
-        for (const item of message.items) {
-          if (!("json" in item)) {
-            yield item;
-            continue;
-          }
-          const op = item.op;
-          if ("payloadJson" in op && op.payloadJson === null) op.payloadJson = item.json;
-          yield {
-            stream,
-            json: item.json,
-            position: item.position,
-            prepared: { defKey, op: op as PreparedOp },
-          };
-        }
+        for (const item of chunkItems(message.chunk, { stream, defKey })) yield item;
       }
     } finally {
       worker.removeAllListeners("exit");

@@ -5,16 +5,16 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PdppError } from "../core/errors.js";
 import { streamDefKey } from "../store/sqlite/ingest-prepare.js";
-import { csvRecords } from "./csv.js";
-import { type GenericFormat, openGenericSource, type RawReader } from "./generic.js";
+import { openCountedInput } from "./file-input.js";
+import { type GenericFormat, type RawReader, typedItems } from "./generic-items.js";
 import {
+  emptyChunk,
   type GenericWorkerData,
-  type PreparedWorkerItem,
   type PreparedWorkerMessage,
-  prepareRecord,
+  pushError,
+  pushRecord,
 } from "./generic-prepare.js";
-import { jsonRecords } from "./json.js";
-import { jsonlRecords } from "./jsonl.js";
+import { csvRecords, jsonlRecords, jsonRecords } from "./generic-readers.js";
 
 const READERS: Record<GenericFormat, RawReader> = { jsonl: jsonlRecords, json: jsonRecords, csv: csvRecords };
 
@@ -37,34 +37,27 @@ async function post(message: PreparedWorkerMessage): Promise<void> {
 }
 
 try {
-  const source = await openGenericSource(options.path, {
-    manifest: options.manifest,
-    stream: options.stream,
-    format: options.format,
-    reader: READERS[options.format],
-  });
+  // What openGenericSource reads for this manifest and stream (the main thread already chose them).
   const def = options.manifest.streams.find((s) => s.name === options.stream)!;
+  const input = openCountedInput(options.path);
+  const source = {
+    items: typedItems(READERS[options.format](input.chunks), def, options.format === "csv"),
+    bytesRead: input.bytesRead,
+  };
   // The first message says which stream definition every op was prepared under.
   await post({ kind: "def", defKey: streamDefKey(def) });
-  let items: PreparedWorkerItem[] = [];
+  let chunk = emptyChunk();
   let chars = 0;
   for await (const item of source.items) {
-    if ("error" in item) {
-      items.push(item);
-    } else {
-      // The text runImport would build, parsed back as the in-process sink parses it (ingestDirect),
-      // so the op is prepared from exactly the values applyBatch would have been given.
-      const { json, op } = prepareRecord(item.data, def);
-      items.push({ json, op, position: item.position });
-      chars += json.length;
-    }
-    if (items.length >= options.chunkRecords || chars >= options.chunkChars) {
-      await post({ kind: "items", items, bytesRead: source.bytesRead() });
-      items = [];
+    if ("error" in item) pushError(chunk, item);
+    else chars += pushRecord(chunk, item, def);
+    if (chunk.json.length >= options.chunkRecords || chars >= options.chunkChars) {
+      await post({ kind: "items", chunk, bytesRead: source.bytesRead() });
+      chunk = emptyChunk();
       chars = 0;
     }
   }
-  if (items.length > 0) await post({ kind: "items", items, bytesRead: source.bytesRead() });
+  if (chunk.json.length > 0) await post({ kind: "items", chunk, bytesRead: source.bytesRead() });
   await post({ kind: "done", bytesRead: source.bytesRead() });
 } catch (error) {
   const code = error instanceof PdppError ? error.code : "internal_error";
