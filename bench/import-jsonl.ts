@@ -1,6 +1,7 @@
 // JSONL import throughput: writes a deterministic JSONL file of N transaction-like records (bench data
-// only) and imports it with the real importer (importFile → owner sink → the store's applyBatch, as
-// `pdpp import` runs in-process), beside the same-run raw-SQL floor: the same rows written with
+// only) and imports it with the real importer as `pdpp import` runs it in-process (importFile: records
+// read and prepared in a worker thread, written by the owner sink through the store's
+// applyPreparedBatch on the main thread), beside the same-run raw-SQL floor: the same rows written with
 // prepared statements, in transactions of the same size, into the store's own schema (every index it
 // keeps, and the stream's FTS table). Run alone: tsx bench/import-jsonl.ts [--records N] [--batch-size N]
 import {
@@ -26,7 +27,7 @@ import { DEFAULT_BATCH_SIZE } from "../src/importers/run-import.js";
 import { createApp } from "../src/rs/app.js";
 import { SqliteDb } from "../src/store/sqlite/db.js";
 import { ensureSearchTable, insertSearchRow, searchValues } from "../src/store/sqlite/search-tables.js";
-import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
+import { openSqliteStore, preparedIngestOf } from "../src/store/sqlite/sqlite-store.js";
 import { prng } from "./dataset.js";
 
 export const JSONL_BENCH_MANIFEST: Manifest = {
@@ -108,8 +109,10 @@ export interface JsonlImportResult {
   floorSeconds: number;
   floorPerSecond: number;
   ratio: number;
-  /** CPU seconds of the import and of the floor, and their ratio. */
+  /** CPU seconds of the import (every thread) and of the floor, and their ratio. */
   cpuSeconds: number;
+  /** CPU seconds of the import's main thread alone (it writes; a worker prepares); null off Linux. */
+  mainCpuSeconds: number | null;
   floorCpuSeconds: number;
   cpuRatio: number;
   /** 1-minute load average before and after (the machine is shared). */
@@ -187,6 +190,17 @@ export function jsonlFloorSeconds(path: string, batchSize: number): { seconds: n
   }
 }
 
+/** CPU seconds of this process's main thread so far (Linux: /proc/<pid>/task/<pid>/stat), or null. */
+function mainThreadCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+}
+
 /** CPU seconds (user + system, all threads) since `start`: on a shared machine, the steadier figure. */
 function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(start);
@@ -204,18 +218,21 @@ export async function benchJsonlImport(
   const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
   let seconds: number;
   let cpuSeconds: number;
+  let mainCpuSeconds: number | null;
   try {
     const ownerToken = newToken("owner");
     await store.putOwnerToken(hashToken(ownerToken));
     const app = createApp({ store });
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const mainCpu = mainThreadCpuSeconds();
     const result = await importFile(
       {
         fetch: async (r) => app.fetch(r),
         baseUrl: "http://127.0.0.1",
         ownerToken,
         ingest: (id, stream, ops) => store.applyBatch(id, stream, ops),
+        ingestPrepared: preparedIngestOf(store),
       },
       {
         kind: "jsonl",
@@ -227,6 +244,8 @@ export async function benchJsonlImport(
     );
     seconds = (performance.now() - started) / 1000;
     cpuSeconds = cpuSecondsSince(cpu);
+    const mainCpuAfter = mainThreadCpuSeconds();
+    mainCpuSeconds = mainCpu === null || mainCpuAfter === null ? null : mainCpuAfter - mainCpu;
     if (result.added !== records) throw new Error(`imported ${result.added} of ${records} records`);
   } finally {
     await store.close();
@@ -244,6 +263,7 @@ export async function benchJsonlImport(
     floorPerSecond: records / floor.seconds,
     ratio: seconds / floor.seconds,
     cpuSeconds,
+    mainCpuSeconds,
     floorCpuSeconds: floor.cpuSeconds,
     cpuRatio: cpuSeconds / floor.cpuSeconds,
     load: [loadBefore, loadavg()[0]!],
@@ -253,7 +273,7 @@ export async function benchJsonlImport(
 /** One line for a JSONL result: rate, floor, ratio, load. */
 export function describeJsonl(r: JsonlImportResult): string {
   const rate = (n: number) => Math.round(n).toLocaleString("en");
-  return `${rate(r.recordsPerSecond)} records/s (${rate(r.records)} records, ${r.fileMb.toFixed(1)} MB, batches of ${rate(r.batchSize)}); floor ${rate(r.floorPerSecond)} rows/s (raw SQL, same schema and transactions), ratio ${r.ratio.toFixed(2)}; CPU ${r.cpuSeconds.toFixed(2)} s vs floor ${r.floorCpuSeconds.toFixed(2)} s (${rate(r.records / r.cpuSeconds)} vs ${rate(r.records / r.floorCpuSeconds)} per CPU-s, ratio ${r.cpuRatio.toFixed(2)}); load ${r.load.map((l) => l.toFixed(1)).join("→")}`;
+  return `${rate(r.recordsPerSecond)} records/s (${rate(r.records)} records, ${r.fileMb.toFixed(1)} MB, batches of ${rate(r.batchSize)}); floor ${rate(r.floorPerSecond)} rows/s (raw SQL, same schema and transactions), ratio ${r.ratio.toFixed(2)}; CPU ${r.cpuSeconds.toFixed(2)} s vs floor ${r.floorCpuSeconds.toFixed(2)} s (${rate(r.records / r.cpuSeconds)} vs ${rate(r.records / r.floorCpuSeconds)} per CPU-s, ratio ${r.cpuRatio.toFixed(2)}${r.mainCpuSeconds === null ? "" : `; main thread ${((r.mainCpuSeconds * 1e6) / r.records).toFixed(1)} µs/record vs floor ${((r.floorCpuSeconds * 1e6) / r.records).toFixed(1)}`}); load ${r.load.map((l) => l.toFixed(1)).join("→")}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,11 +1,15 @@
-// Prints EXPLAIN (ANALYZE, BUFFERS) of the Postgres search candidate statement for one query on a
+// Prints EXPLAIN (ANALYZE, BUFFERS) of the Postgres search statement (candidates, page and page
+// details, search-candidates.ts searchSql) for one query on a
 // bench dataset (bench/search-data.ts), every stream of the bench manifests in scope: a tool for
 // reading plans, not a benchmark. Usage: tsx bench/pg-explain.ts --schema S --q "tax refund"
 import { parseArgs } from "node:util";
 import pg from "pg";
 import type { StreamScope } from "../src/core/grant.js";
 import { parseSearchQuery } from "../src/core/search-query.js";
-import { candidatesSql } from "../src/store/postgres/search-candidates.js";
+import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
+import { searchSql } from "../src/store/postgres/search-candidates.js";
+import { titleTextFields } from "../src/store/postgres/search-hits.js";
+import { anyTermQuery, grantedSearchFields } from "../src/store/postgres/search-sql.js";
 import { BENCH_MANIFESTS } from "./dataset.js";
 import { pgUrl } from "./search-data.js";
 
@@ -20,7 +24,7 @@ const { values } = parseArgs({
 const pool = new pg.Pool({
   connectionString: pgUrl(),
   max: 1,
-  options: `-c search_path=${values.schema} -c jit=off ${process.env.PG_EXTRA ?? ""}`,
+  options: [...SESSION_SETTINGS, `-c search_path=${values.schema}`, process.env.PG_EXTRA ?? ""].join(" "),
 });
 const { rows: conns } = await pool.query<{ connection_id: string; connector_key: string }>(
   "SELECT connection_id, connector_key FROM connections ORDER BY connection_id",
@@ -38,14 +42,19 @@ const scopes: StreamScope[] = BENCH_MANIFESTS.flatMap((m) =>
     })),
 );
 const limit = Number(values.limit);
-const { sql, values: params } = candidatesSql(scopes, {
-  terms: parseSearchQuery(String(values.q)),
-  conditions: [],
-  limit,
-  offset: 0,
-  rankWindow: 10_000,
-  k: limit + 1,
-});
-const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+const terms = parseSearchQuery(String(values.q));
+const { sql, values: params } = searchSql(
+  scopes,
+  { terms, conditions: [], limit, offset: 0, rankWindow: 10_000, k: limit + 1 },
+  {
+    offset: 0,
+    limit,
+    anyTerm: anyTermQuery(terms),
+    fields: [...new Set(scopes.flatMap(grantedSearchFields))],
+    titles: titleTextFields(scopes),
+    stamps: false,
+  },
+);
+const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS${process.env.TIMING_OFF ? ", TIMING OFF" : ""}) ${sql}`, params);
 for (const r of rows) console.log(r["QUERY PLAN"]);
 await pool.end();

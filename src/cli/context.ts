@@ -8,6 +8,7 @@ import { hashToken } from "../core/ids.js";
 import type { OwnerApi } from "../importers/owner-sink.js";
 import { createApp } from "../rs/app.js";
 import { openStoreAt } from "../store/open.js";
+import { preparedIngestOf } from "../store/sqlite/sqlite-store.js";
 
 export interface OpenedApp {
   fetch: (r: Request) => Promise<Response>;
@@ -15,6 +16,7 @@ export interface OpenedApp {
   baseUrl: string;
   ownerToken: string;
   ingest?: OwnerApi["ingest"];
+  ingestPrepared?: OwnerApi["ingestPrepared"];
   close(): Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export async function openHomeApp(home: string, options: { databaseUrl?: string 
     ownerToken,
     // Imports in this process write batches to the store directly (owner-sink.ts), not as NDJSON.
     ingest: (connectionId, stream, ops) => store.applyBatch(connectionId, stream, ops),
+    // …and on SQLite, large generic imports hand over records prepared in a worker thread.
+    ingestPrepared: preparedIngestOf(store),
     close: () => opened.close(),
   };
 }

@@ -78,3 +78,39 @@ export function fieldSchemaAt(stream: StreamDef, path: string): FieldSchema | un
 export function isTimeLike(schema: FieldSchema | undefined): boolean {
   return schema?.type === "string" && (schema.format === "date-time" || schema.format === "date");
 }
+
+/**
+ * Paths a store keeps out of the payload JSON, in chunk rows (text_fields, 65,536 code points per
+ * chunk): every text field, and every binary field that no query, key or role reads from the
+ * payload. A read then skips their bytes unless it asks for them: a preview read (the MCP adapter's)
+ * learns a binary field's size from its chunk metadata, so a fetch of a record with a 20 MB blob
+ * costs what a fetch without one does (issue 9 item 7). Rows stored before binary fields moved out
+ * still hold them inline; reads handle both.
+ */
+export function chunkedFields(stream: StreamDef): string[] {
+  let paths = chunkedMemo.get(stream);
+  if (!paths) {
+    paths = computeChunkedFields(stream);
+    chunkedMemo.set(stream, paths);
+  }
+  return paths;
+}
+
+// Manifests are immutable once stored (deep-frozen), so a stream's layout is computed once.
+const chunkedMemo = new WeakMap<StreamDef, string[]>();
+
+function computeChunkedFields(stream: StreamDef): string[] {
+  const q = stream.query ?? {};
+  const aggs = q.aggregations ?? {};
+  const readInline = new Set<string>([
+    ...stream.primary_key,
+    ...[stream.cursor_field, stream.time_field, stream.title_field].filter((f): f is string => !!f),
+    ...(q.search ?? []),
+    ...(q.exact_filters ?? []),
+    ...Object.keys(q.range_filters ?? {}),
+    ...Object.values(aggs).flat(),
+  ]);
+  const text = stream.text_fields ?? [];
+  const binary = (stream.binary_fields ?? []).filter((f) => !readInline.has(f) && !text.includes(f));
+  return binary.length === 0 ? text : [...text, ...binary];
+}

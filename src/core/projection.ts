@@ -46,6 +46,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The value at a dotted path, or undefined when any step is missing or not an object. */
 export function getPath(data: unknown, path: string): unknown {
+  // A top-level field (the common case) without splitting the path: the same answer, fewer allocations.
+  if (!path.includes(".")) return isPlainObject(data) && Object.hasOwn(data, path) ? data[path] : undefined;
   let current: unknown = data;
   for (const segment of path.split(".")) {
     if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;

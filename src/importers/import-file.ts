@@ -1,7 +1,8 @@
 // One call to import a file of any supported format into a connection: open the reader, open the owner
 // sink, run the batches. Shared by `pdpp import`, `pdpp demo` and the benchmarks.
 import type { Manifest } from "../core/manifest.js";
-import type { GenericOptions } from "./generic.js";
+import type { GenericOptions, GenericSource } from "./generic.js";
+import { openGenericWorkerSource, PREPARE_IN_WORKER_MIN_BYTES } from "./generic-worker-source.js";
 import { withSkipped } from "./log-dir.js";
 import {
   connectionIdsOf,
@@ -31,6 +32,12 @@ export interface ImportFileOptions {
   batchSize?: number;
   /** Parse mbox in a worker thread, overlapping the store's writes (default true). */
   parseInWorker?: boolean;
+  /**
+   * jsonl / json / csv into the in-process SQLite store (api.ingestPrepared): read, validate and
+   * prepare the records in a worker thread, overlapping the writes (default: files of at least
+   * PREPARE_IN_WORKER_MIN_BYTES).
+   */
+  prepareInWorker?: boolean;
   /** Where folder importers keep per-connection file state (<home>/import-state); none: read every file. */
   stateDir?: string;
   onProgress?: (progress: ImportProgress & { bytesRead: number; totalBytes: number | null }) => void;
@@ -52,11 +59,17 @@ export interface ImportFileResult extends ImportSummary {
 }
 
 export async function importFile(api: OwnerApi, options: ImportFileOptions): Promise<ImportFileResult> {
-  const source = await findFormat(options.kind).open(options.path, {
+  const found = await findFormat(options.kind).open(options.path, {
     generic: options.generic,
     flags: options.flags,
     parseInWorker: options.parseInWorker,
   });
+  const reopen = (found as Partial<GenericSource>).reopen;
+  const inWorker =
+    reopen !== undefined &&
+    api.ingestPrepared !== undefined &&
+    (options.prepareInWorker ?? (found.totalBytes ?? 0) >= PREPARE_IN_WORKER_MIN_BYTES);
+  const source = inWorker ? openGenericWorkerSource(found as GenericSource) : found;
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
   await source.prepare?.({ api, connectionLabel, stateDir: options.stateDir });

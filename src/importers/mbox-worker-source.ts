@@ -1,12 +1,11 @@
 // The mbox import source backed by a worker thread: parsing and serializing overlap the main thread's
 // synchronous SQLite writes (the 2-core target). Same records, ids and positions as openMboxSource.
 import { statSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import { MBOX_MANIFEST } from "./mbox-manifest.js";
 import type { MboxWorkerData, WorkerMessage } from "./mbox-worker.js";
 import type { ImportSource, RunnableItem } from "./types.js";
+import { startImporterWorker } from "./worker-start.js";
 
 /** Messages per chunk crossing the thread boundary, and chunks in flight: bounds memory to a few MB. */
 const CHUNK_SIZE = 250;
@@ -22,7 +21,8 @@ export function openMboxWorkerSource(path: string): ImportSource<RunnableItem> {
   }
   let bytesRead = 0;
   async function* items(): AsyncGenerator<RunnableItem> {
-    const worker = startWorker({ path, chunkSize: CHUNK_SIZE, window: WINDOW });
+    const data: MboxWorkerData = { path, chunkSize: CHUNK_SIZE, window: WINDOW };
+    const worker = startImporterWorker("mbox-worker", data);
     const inbox: WorkerMessage[] = [];
     let waiting: (() => void) | null = null;
     let crashed: Error | null = null;
@@ -68,18 +68,4 @@ export function openMboxWorkerSource(path: string): ImportSource<RunnableItem> {
 
 function errorCode(code: string): ErrorCode {
   return code in ERROR_CODES ? (code as ErrorCode) : "internal_error";
-}
-
-/**
- * From the sources (a checkout run through tsx) the worker registers tsx itself: a loader registered
- * programmatically, as bin/pdpp.js does, is not inherited by worker threads. The built dist runs as is.
- */
-function startWorker(data: MboxWorkerData): Worker {
-  const here = fileURLToPath(import.meta.url);
-  const fromSource = here.endsWith(".ts");
-  const entry = new URL(fromSource ? "./mbox-worker.ts" : "./mbox-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: data });
-  const tsxApi = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: data });
 }

@@ -3,8 +3,9 @@
 // applyBatch with the same per-line checks the NDJSON route makes (no request/response serialisation).
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { Manifest } from "../core/manifest.js";
+import type { PreparedOp } from "../store/sqlite/ingest-prepare.js";
 import type { IngestOp, IngestResult } from "../store/store.js";
-import { type ImportSink, SerializedRecord, type SinkBatchResult } from "./types.js";
+import { type ImportSink, type PreparedRecord, SerializedRecord, type SinkBatchResult } from "./types.js";
 
 export interface OwnerApi {
   fetch: (request: Request) => Promise<Response>;
@@ -15,6 +16,16 @@ export interface OwnerApi {
    * batches skip the HTTP round trip; connectors and connections still go through `fetch`.
    */
   ingest?: (connectionId: string, stream: string, ops: IngestOp[]) => Promise<IngestResult>;
+  /**
+   * In-process SQLite only: apply records already prepared off the main thread (PreparedRecord);
+   * null when the store's stream definition is no longer the one they were prepared under (the batch
+   * then goes through `ingest` like any other).
+   */
+  ingestPrepared?: (
+    connectionId: string,
+    stream: string,
+    batch: { defKey: string; ops: PreparedOp[] },
+  ) => Omit<IngestResult, "rejected"> | null;
 }
 
 export interface OwnerSink extends ImportSink {
@@ -50,7 +61,15 @@ export async function openOwnerSink(
   )) as { connection_id: string };
   const connectionId = connection.connection_id;
 
-  const post = async (stream: string, lines: string[]): Promise<SinkBatchResult> => {
+  const post = async (
+    stream: string,
+    lines: string[],
+    prepared: (PreparedRecord | undefined)[],
+  ): Promise<SinkBatchResult> => {
+    if (api.ingestPrepared) {
+      const done = ingestPrepared(api.ingestPrepared, { connectionId, stream, prepared });
+      if (done) return done;
+    }
     if (api.ingest) return ingestDirect(api.ingest, { connectionId, stream, lines });
     const path = `/v1/owner/connections/${connectionId}/streams/${encodeURIComponent(stream)}/records`;
     const answer = (await call(
@@ -74,17 +93,19 @@ export async function openOwnerSink(
     async write(stream, records) {
       const total: SinkBatchResult = { added: 0, updated: 0, unchanged: 0, rejected: [] };
       let lines: string[] = [];
+      let prepared: (PreparedRecord | undefined)[] = [];
       let bytes = 0;
       let first = 0; // index in `records` of lines[0]
       const flush = async () => {
         if (lines.length === 0) return;
-        const part = await post(stream, lines);
+        const part = await post(stream, lines, prepared);
         total.added += part.added;
         total.updated += part.updated;
         total.unchanged += part.unchanged;
         for (const r of part.rejected) total.rejected.push({ index: r.index + first, reason: r.reason });
         first += lines.length;
         lines = [];
+        prepared = [];
         bytes = 0;
       };
       for (const data of records) {
@@ -103,6 +124,7 @@ export async function openOwnerSink(
         }
         if (bytes + size > MAX_REQUEST_BYTES) await flush();
         lines.push(json);
+        prepared.push(data instanceof SerializedRecord ? data.prepared : undefined);
         bytes += size;
       }
       await flush();
@@ -144,6 +166,31 @@ async function ingestDirect(
       : { added: 0, updated: 0, unchanged: 0, deleted: 0, rejected: [] };
   for (const r of result.rejected) rejected.push({ index: indexOf[r.index]!, reason: r.reason });
   rejected.sort((a, b) => a.index - b.index);
+  return { added: result.added, updated: result.updated, unchanged: result.unchanged, rejected };
+}
+
+/**
+ * One batch of records prepared off the main thread (ingest-prepare.ts ran on the same JSON text
+ * ingestDirect would parse): the same rejections at the same indexes, the valid ops applied in one
+ * transaction. Null when a record was not prepared, or the store's stream definition changed since.
+ */
+function ingestPrepared(
+  ingest: NonNullable<OwnerApi["ingestPrepared"]>,
+  batch: { connectionId: string; stream: string; prepared: (PreparedRecord | undefined)[] },
+): SinkBatchResult | null {
+  const defKey = batch.prepared[0]?.defKey;
+  if (defKey === undefined) return null;
+  const ops: PreparedOp[] = [];
+  const rejected: { index: number; reason: string }[] = [];
+  for (let index = 0; index < batch.prepared.length; index++) {
+    const record = batch.prepared[index];
+    if (record?.defKey !== defKey) return null;
+    if ("reason" in record.op) rejected.push({ index, reason: record.op.reason });
+    else ops.push(record.op);
+  }
+  if (ops.length === 0) return { added: 0, updated: 0, unchanged: 0, rejected };
+  const result = ingest(batch.connectionId, batch.stream, { defKey, ops });
+  if (!result) return null;
   return { added: result.added, updated: result.updated, unchanged: result.unchanged, rejected };
 }
 

@@ -102,7 +102,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
     // Held as JSON text (the sink writes JSON anyway): compact while the batch fills, and its size is
     // known, so a batch of big records closes early.
     const json = "json" in item ? item.json : JSON.stringify(item.data);
-    batch.records.push(new SerializedRecord(json));
+    batch.records.push(new SerializedRecord(json, "json" in item ? item.prepared : undefined));
     batch.chars += json.length;
     batch.positions.push(item.position ?? `${item.stream} record ${read}`);
     if (batch.records.length >= batchSize || batch.chars >= batchChars) await flush(item.stream);

@@ -1,5 +1,6 @@
 // Shared shapes of the importers: what a format reader yields, what the runner writes to, what it reports.
 import type { Manifest } from "../core/manifest.js";
+import type { PreparedOp } from "../store/sqlite/ingest-prepare.js";
 import type { OwnerApi } from "./owner-sink.js";
 
 /** One record for a stream, or a malformed input unit that is reported and skipped. */
@@ -12,6 +13,17 @@ export interface SerializedItem {
   stream: string;
   json: string;
   position?: string;
+  /** Validated and prepared off the main thread for the in-process SQLite store (prepared-source.ts). */
+  prepared?: PreparedRecord;
+}
+
+/**
+ * A record as SQLite's applyBatch would prepare it from `json` (ingest-prepare.ts), or the reason it
+ * would reject it, under the stream definition whose streamDefKey is `defKey`.
+ */
+export interface PreparedRecord {
+  defKey: string;
+  op: PreparedOp | { reason: string };
 }
 
 /** What the runner reads: plain items, or serialized ones from a worker-backed source. */
@@ -19,7 +31,10 @@ export type RunnableItem = ImportItem | SerializedItem;
 
 /** A record whose data is already JSON text: the sink writes it as is instead of serializing again. */
 export class SerializedRecord {
-  constructor(readonly json: string) {}
+  constructor(
+    readonly json: string,
+    readonly prepared?: PreparedRecord,
+  ) {}
 }
 
 /** What a sink is given per record: the data object, or its JSON text. */

@@ -149,13 +149,16 @@ export async function lookupBearer(
   tokenHash: string,
   options: { checkOwner: boolean },
 ): Promise<BearerLookup> {
-  const { rows } = await pool.query<GrantRow & { owner: boolean; gen: string }>(
-    `SELECT (SELECT gen FROM catalog_generation)::text AS gen,
+  const { rows } = await pool.query<GrantRow & { owner: boolean; gen: string }>({
+    // Named: every request runs it, so each connection parses and plans it once (pg prepares a
+    // named statement per connection on first use).
+    name: "pdpp_lookup_bearer",
+    text: `SELECT (SELECT gen FROM catalog_generation)::text AS gen,
             ($2::boolean AND EXISTS (SELECT 1 FROM owner_tokens WHERE token_hash = $1)) AS owner,
             g.body, g.token_hash, g.revoked_at
      FROM (SELECT 1) one LEFT JOIN grants g ON g.token_hash = $1`,
-    [tokenHash, options.checkOwner],
-  );
+    values: [tokenHash, options.checkOwner],
+  });
   const row = rows[0];
   return {
     owner: row.owner,
@@ -176,14 +179,15 @@ export async function lookupAccessToken(pool: pg.Pool, tokenHash: string): Promi
     body: string | null;
     token_hash: string;
     revoked_at: string | null;
-  }>(
-    `SELECT (SELECT gen FROM catalog_generation)::text AS gen, o.body AS token_body, o.used_at,
+  }>({
+    name: "pdpp_lookup_access_token", // per request on the hosted MCP path: prepared once per connection
+    text: `SELECT (SELECT gen FROM catalog_generation)::text AS gen, o.body AS token_body, o.used_at,
             g.body, g.token_hash, g.revoked_at
      FROM (SELECT 1) one
      LEFT JOIN oauth_tokens o ON o.token_hash = $1
      LEFT JOIN grants g ON g.grant_id = (o.body::jsonb ->> 'grant_id')`,
-    [tokenHash],
-  );
+    values: [tokenHash],
+  });
   const row = rows[0];
   const token =
     row.token_body === null
@@ -197,7 +201,10 @@ export async function lookupAccessToken(pool: pg.Pool, tokenHash: string): Promi
 }
 
 export async function catalogGeneration(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ gen: string }>("SELECT gen::text AS gen FROM catalog_generation");
+  const { rows } = await pool.query<{ gen: string }>({
+    name: "pdpp_catalog_generation",
+    text: "SELECT gen::text AS gen FROM catalog_generation",
+  });
   return rows[0].gen;
 }
 

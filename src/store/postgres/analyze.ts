@@ -20,7 +20,11 @@ export class BulkAnalyzer {
     if (this.written < this.threshold || this.running) return;
     this.threshold = this.written * 2;
     this.running = (async () => {
-      await pool.query("SELECT gin_clean_pending_list('search_lex_tsv'::regclass)");
+      // search_lex is partitioned (migration 11): each partition's GIN index has its own list.
+      await pool.query(
+        `SELECT gin_clean_pending_list(i.inhrelid::regclass) FROM pg_inherits i
+         WHERE i.inhparent = 'search_lex_tsv'::regclass`,
+      );
       await pool.query("SELECT gin_clean_pending_list('search_docs_tsv'::regclass)");
       await pool.query("ANALYZE search_lex");
       await pool.query("ANALYZE records");

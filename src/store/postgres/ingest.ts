@@ -4,7 +4,7 @@ import type pg from "pg";
 import { payloadDigest } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import { encodeRecordId } from "../../core/ids.js";
-import { findStream, type StreamDef } from "../../core/manifest.js";
+import { chunkedFields, findStream, type StreamDef } from "../../core/manifest.js";
 import { deletePath, getPath, setPath } from "../../core/projection.js";
 import { normalizeTime } from "../../core/time.js";
 import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js";
@@ -154,7 +154,7 @@ export async function applyBatch(
           changes: changes.get(recordId) ?? [],
           versionOf,
           emittedAt,
-          textPaths: stream.text_fields ?? [],
+          textPaths: chunkedFields(stream),
         });
       },
     });
@@ -199,7 +199,7 @@ async function writeRecords(
   );
   const versions = drawn.rows.map((r) => Number(r.v)).sort((a, b) => a - b);
   const emittedAt = new Date().toISOString();
-  const textPaths = stream.text_fields ?? [];
+  const textPaths = chunkedFields(stream);
   const stored = writes.map((w) => {
     if (w.op === "delete" || textPaths.length === 0) return w.data;
     const copy = structuredClone(w.data);
@@ -242,7 +242,11 @@ async function writeRecords(
   const rids = rows.map((r) => r.rid);
   await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
-  await client.query("DELETE FROM search_lex WHERE rid = ANY($1::bigint[])", [rids]);
+  // The stream names the one partition to look in (migration 11).
+  await client.query("DELETE FROM search_lex WHERE stream = $2 AND rid = ANY($1::bigint[])", [
+    rids,
+    stream.name,
+  ]);
   await writeStampEvents(client, {
     stream: stream.name,
     rows: writes.flatMap((w, i) =>

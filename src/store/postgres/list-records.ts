@@ -6,7 +6,14 @@ import { fieldSchemaAt } from "../../core/manifest.js";
 import { normalizeTime } from "../../core/time.js";
 import type { ListPosition, ListQuery, ListResult, SortSpec } from "../store.js";
 import { scopeFinder } from "./reads.js";
-import { hydrateRecords, RECORD_FROM, type RecordRow, recordColumns } from "./record-rows.js";
+import {
+  candidateTextPaths,
+  hydrateRecords,
+  inlineTextsSql,
+  RECORD_FROM,
+  type RecordRow,
+  recordColumns,
+} from "./record-rows.js";
 import { fieldKind, Params, payloadPath, requireGranted, scopesClause, timeLikeExpr } from "./sql-scope.js";
 
 type SortKind = "time" | "number" | "boolean" | "string";
@@ -82,7 +89,8 @@ export async function listRecords(
   const tieDir = sort.direction === "asc" ? "ASC" : "DESC";
   const keyset = query.after ? `AND ${keysetClause(params, sort, query.after)}` : "";
   const { rows } = await pool.query<RecordRow & { sort_value: unknown }>(
-    `SELECT ${recordColumns(scopes, query.previewChars !== undefined)}, ${sort.sql} AS sort_value FROM ${RECORD_FROM}
+    `SELECT ${recordColumns(scopes, query.previewChars !== undefined)}, ${sort.sql} AS sort_value,
+       ${inlineTextsSql(params, candidateTextPaths(scopes, query.fields), query.previewChars)} AS texts FROM ${RECORD_FROM}
      WHERE ${visible} ${keyset}
      ORDER BY ${sort.sql} ${dir}, r.connection_id ${tieDir}, r.record_id ${tieDir}
      LIMIT ${params.add(query.limit + 1)}`,

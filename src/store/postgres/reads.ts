@@ -2,7 +2,14 @@
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import type { ChangesQuery, ChangesResult, StoredRecord } from "../store.js";
-import { hydrateRecords, RECORD_FROM, type RecordRow, recordColumns } from "./record-rows.js";
+import {
+  candidateTextPaths,
+  hydrateRecords,
+  inlineTextsSql,
+  RECORD_FROM,
+  type RecordRow,
+  recordColumns,
+} from "./record-rows.js";
 import { anyProjected, seenVersionSql } from "./seen-sql.js";
 import { Params, scopeClause, scopesClause } from "./sql-scope.js";
 
@@ -28,8 +35,10 @@ export async function getRecord(
   const params = new Params();
   // A preview read (the MCP adapter's) leaves binary bytes in the store (issue 9 item 7).
   const columns = recordColumns([scope], ref.previewChars !== undefined);
+  // Its text fields come in the same statement (one round trip; record-rows.ts inlineTextsSql).
+  const texts = inlineTextsSql(params, candidateTextPaths([scope], ref.fields), ref.previewChars);
   const { rows } = await pool.query<RecordRow>(
-    `SELECT ${columns} FROM ${RECORD_FROM}
+    `SELECT ${columns}, ${texts} AS texts FROM ${RECORD_FROM}
      WHERE ${scopeClause(params, scope)} AND r.connection_id = ${params.add(ref.connectionId)}
        AND r.record_id = ${params.add(ref.recordId)}`,
     params.values,

@@ -8,7 +8,7 @@ import { buildSnippet } from "../../core/snippet.js";
 import { CHUNK_CHARS } from "../../core/text-chunks.js";
 import type { StoredSearchHit } from "../store.js";
 import type { Queryable } from "./pool.js";
-import type { Candidate } from "./search-candidates.js";
+import type { Candidate, SearchRow } from "./search-candidates.js";
 import { anyTermQuery, grantedSearchFields } from "./search-sql.js";
 import { readTextPrefixes, type TextPrefix } from "./text-store.js";
 
@@ -70,7 +70,7 @@ function sliceChars(text: string, n: number): string {
     .join("");
 }
 
-/** Title, snippet and matched fields of each page hit, in page order. */
+/** Title, snippet and matched fields of each page hit, in page order (its own two statements). */
 export async function pageDetails(
   db: Queryable,
   page: Candidate[],
@@ -96,6 +96,58 @@ export async function pageDetails(
     if (title && textFields.includes(title)) textPaths.add(title);
   }
   const texts = await readTextPrefixes(db, rids, { paths: [...textPaths], maxChars: CHUNK_CHARS });
+  return describeHits(db, page, terms, byRid, texts);
+}
+
+/** Text fields a page hit's title may be (search-candidates.ts searchSql reads them with the page). */
+export function titleTextFields(scopes: StreamScope[]): string[] {
+  const out = new Set<string>();
+  for (const s of scopes) {
+    const title = s.stream.title_field;
+    if (title && (s.stream.text_fields ?? []).includes(title)) out.add(title);
+  }
+  return [...out];
+}
+
+/**
+ * Title, snippet and matched fields of each page hit from rows read with the candidates (one
+ * statement, search-candidates.ts searchSql); null when a page hit was not described there.
+ */
+export function describeFromRows(
+  db: Queryable,
+  page: Candidate[],
+  terms: SearchTerm[],
+  rows: SearchRow[],
+): Promise<HitDetails[]> | null {
+  const byRid = new Map<string, PageRow>();
+  const texts = new Map<string, Map<string, TextPrefix>>();
+  const inPage = new Set<string>();
+  for (const row of rows) {
+    if (!row.in_page) continue;
+    inPage.add(row.rid);
+    if (row.emitted_at === null || byRid.has(row.rid)) continue;
+    byRid.set(row.rid, {
+      rid: row.rid,
+      emitted_at: row.emitted_at,
+      payload: row.payload ?? {},
+      matched: row.matched,
+    });
+    const byPath = new Map<string, TextPrefix>();
+    for (const t of row.texts ?? [])
+      byPath.set(t.path, { sizeChars: Number(t.size), digest: t.digest, text: t.text ?? "" });
+    texts.set(row.rid, byPath);
+  }
+  if (!page.every((c) => inPage.has(c.rid))) return null;
+  return describeHits(db, page, terms, byRid, texts);
+}
+
+async function describeHits(
+  db: Queryable,
+  page: Candidate[],
+  terms: SearchTerm[],
+  byRid: Map<string, PageRow>,
+  texts: Map<string, Map<string, TextPrefix>>,
+): Promise<HitDetails[]> {
   const out: HitDetails[] = [];
   for (const c of page) {
     const row = byRid.get(c.rid) ?? { rid: c.rid, emitted_at: "", payload: {}, matched: [] };

@@ -1,14 +1,17 @@
-// search on Postgres in two round trips: one statement ranks every scope's candidates (exactly over
+// search on Postgres in one round trip: one statement ranks every scope's candidates (exactly over
 // every visible match up to rankWindow, else over the newest rankWindow, with honest recall, as
-// on SQLite; scores per core/search-ranking.ts), one reads the page's details (title, snippet,
-// matched fields). Scopes are merged in the contract's order.
+// on SQLite; scores per core/search-ranking.ts), cuts the page and reads its details (title,
+// snippet, matched fields, and for projected grants the emitted_at their stamps show). Scopes are
+// merged here in the contract's order; should that page ever differ from the statement's, the
+// details are read again for it (search-hits.ts pageDetails).
 import type pg from "pg";
 import type { StreamScope } from "../../core/grant.js";
 import { matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
-import { type Candidate, type CandidateRow, candidatesSql } from "./search-candidates.js";
-import { pageDetails } from "./search-hits.js";
-import { grantedSearchFields } from "./search-sql.js";
+import { type Candidate, type SearchRow, searchSql } from "./search-candidates.js";
+import { describeFromRows, pageDetails, titleTextFields } from "./search-hits.js";
+import { anyTermQuery, grantedSearchFields } from "./search-sql.js";
+import { anyProjected, observedStamp, observeHits, type StampFields } from "./seen-sql.js";
 
 /** Byte order of UTF-8 strings (code-point order), as COLLATE "C" sorts in SQL. */
 function compareBytes(a: string, b: string): number {
@@ -42,12 +45,32 @@ export async function search(
   }
   const end = query.offset + query.limit;
   // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
-  const { sql, values } = candidatesSql(live, { ...query, k: end + 1 });
-  const { rows } = await pool.query<CandidateRow>(sql, values);
+  const stamps = anyProjected(scopes);
+  const { sql, values } = searchSql(
+    live,
+    { ...query, k: end + 1 },
+    {
+      offset: query.offset,
+      limit: query.limit,
+      anyTerm: anyTermQuery(query.terms),
+      fields: [...new Set(live.flatMap(grantedSearchFields))],
+      titles: titleTextFields(live),
+      stamps,
+    },
+  );
+  const { rows } = await pool.query<SearchRow>(sql, values);
   const totals = new Map<number, number>();
-  const candidates: Candidate[] = rows.map(({ scope, total, ...row }) => {
-    totals.set(scope, Number(total));
-    return { ...row, stream: live[scope].stream.name, score: Number(row.score), scope: live[scope] };
+  const candidates: Candidate[] = rows.map((row) => {
+    totals.set(row.scope, Number(row.total));
+    return {
+      rid: row.rid,
+      connection_id: row.connection_id,
+      record_id: row.record_id,
+      time: row.time,
+      stream: live[row.scope].stream.name,
+      score: Number(row.score),
+      scope: live[row.scope],
+    };
   });
   let complete = true;
   let estimate = 0;
@@ -61,8 +84,9 @@ export async function search(
     }
   }
   const page = candidates.sort(compareHits).slice(query.offset, end);
-  const details = await pageDetails(pool, page, query.terms);
-  const hits: StoredSearchHit[] = page.map((c, i) => ({
+  const described = describeFromRows(pool, page, query.terms, rows);
+  const details = await (described ?? pageDetails(pool, page, query.terms));
+  let hits: StoredSearchHit[] = page.map((c, i) => ({
     connectionId: c.connection_id,
     connectorKey: c.scope.connectorKey,
     stream: c.stream,
@@ -71,11 +95,27 @@ export async function search(
     score: c.score,
     ...details[i],
   }));
-  return {
-    hits,
-    hasMore: windowed > end,
-    recall: complete
-      ? { complete: true, rankingScope: "all_matches" }
-      : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate },
-  };
+  const recall: SearchResult["recall"] = complete
+    ? { complete: true, rankingScope: "all_matches" }
+    : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate };
+  // The details were read apart from the candidates: so are the stamps.
+  if (described === null) return observeHits(pool, scopes, { hits, hasMore: windowed > end, recall });
+  if (stamps) {
+    // What a projected grant observes of emitted_at (core/stamps.ts): the stamps came with the page.
+    const stamped = new Map<string, SearchRow>();
+    for (const row of rows) if (row.in_page && row.stamps != null) stamped.set(row.rid, row);
+    hits = hits.map((hit, i) => {
+      const row = stamped.get(page[i].rid);
+      const scope = row && scopeOf(scopes, hit);
+      return row && scope && scope.fields !== "all"
+        ? { ...hit, emittedAt: observedStamp(row as SearchRow & StampFields, scope).emittedAt }
+        : hit;
+    });
+  }
+  return { hits, hasMore: windowed > end, recall };
+}
+
+/** The scope a hit's emitted_at is observed through (as the stamps read of seen-sql.ts chose it). */
+function scopeOf(scopes: StreamScope[], hit: { connectionId: string; stream: string }) {
+  return scopes.find((s) => s.stream.name === hit.stream && s.connectionIds.includes(hit.connectionId));
 }

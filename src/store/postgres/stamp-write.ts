@@ -70,7 +70,8 @@ export function finalStamps(options: {
   if (old) {
     stamps = old.stamps === null ? null : parseStamps(old.stamps);
     base = [Number(old.base_version ?? old.version), old.base_emitted_at ?? old.emitted_at];
-    previous = { ...old.payload };
+    // A chunked path may still be inline in a row stored before its field moved to chunks.
+    previous = { ...normalized(old.payload, textPaths) };
     for (const [path, digest] of Object.entries(old.texts ?? {})) setPath(previous, path, digest);
   }
   for (const change of options.changes) {

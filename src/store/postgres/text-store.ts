@@ -77,7 +77,12 @@ export interface TextPrefix {
 export async function readTextPrefixes(
   db: Queryable,
   rids: string[],
-  options: { paths: string[] | null; maxChars?: number },
+  options: {
+    paths: string[] | null;
+    maxChars?: number;
+    /** Paths whose size and digest are wanted but no text (binary fields on a preview read). */
+    metaOnly?: string[];
+  },
 ): Promise<Map<string, Map<string, TextPrefix>>> {
   const out = new Map<string, Map<string, TextPrefix>>();
   if (rids.length === 0 || (options.paths && options.paths.length === 0)) return out;
@@ -94,9 +99,10 @@ export async function readTextPrefixes(
                        '' ORDER BY c.seq) AS text
      FROM text_fields f
      LEFT JOIN text_chunks c ON c.rid = f.rid AND c.path = f.path AND c.seq::bigint * ${CHUNK_CHARS} < $3::bigint
+       AND NOT (f.path = ANY($4::text[]))
      WHERE f.rid = ANY($1::bigint[]) AND ($2::text[] IS NULL OR f.path = ANY($2::text[]))
      GROUP BY f.rid, f.path, f.size_chars, f.digest`,
-    [rids, options.paths, limit],
+    [rids, options.paths, limit, options.metaOnly ?? []],
   );
   for (const row of rows) {
     let byPath = out.get(row.rid);

@@ -1,112 +1,23 @@
 // Batch ingest for the SQLite store: validate every op first, then apply all valid ops in one
-// IMMEDIATE transaction (all or nothing), versioning only real changes.
+// IMMEDIATE transaction (all or nothing), versioning only real changes. The validation and
+// pre-computation (pure, no database) is ingest-prepare.ts.
 
 import type { Statement } from "better-sqlite3";
-import { payloadDigest } from "../../core/canonical-json.js";
-import { PdppError } from "../../core/errors.js";
-import { encodeRecordId } from "../../core/ids.js";
-import type { StreamDef } from "../../core/manifest.js";
-import { deletePath, getPath, setPath } from "../../core/projection.js";
-import { normalizeTime } from "../../core/time.js";
-import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js";
-import type { IngestOp, IngestResult } from "../store.js";
+import type { IngestResult } from "../store.js";
 import type { SqliteDb } from "./db.js";
+import type { PreparedOp } from "./ingest-prepare.js";
 import {
   deleteSearchRow,
   ensureSearchTable,
   FTS_COLUMNS,
   searchLayout,
   searchTable,
-  searchValues,
   valuesForTable,
 } from "./search-tables.js";
 import { clearStampEvents, updateStamps } from "./stamp-write.js";
 import { deleteTexts, writeText } from "./text-store.js";
 
-interface PreparedOp {
-  kind: "upsert" | "delete";
-  recordId: string;
-  digest: string;
-  payloadJson: string;
-  time: string | null;
-  texts: { path: string; text: string }[];
-  search: (string | null)[] | null;
-}
-
-function pkOnly(data: Record<string, unknown>, stream: StreamDef): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of stream.primary_key) setPath(out, key, getPath(data, key));
-  return out;
-}
-
-/** A copy of `data` sharing everything except the objects on the way to `path` (which we mutate). */
-function copyAlong(data: Record<string, unknown>, path: string): Record<string, unknown> {
-  const root = { ...data };
-  let current = root;
-  for (const segment of path.split(".").slice(0, -1)) {
-    const next = current[segment];
-    if (next === null || typeof next !== "object" || Array.isArray(next)) break;
-    current[segment] = { ...(next as Record<string, unknown>) };
-    current = current[segment] as Record<string, unknown>;
-  }
-  return root;
-}
-
-function prepareUpsert(data: Record<string, unknown>, stream: StreamDef): PreparedOp {
-  const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(data, k)));
-  const digest = payloadDigest(data);
-  const time = stream.time_field ? normalizeTime(getPath(data, stream.time_field)) : null;
-  const search = searchValues(data, stream);
-  // Text fields live in chunks, not in the payload JSON, so reads never parse them.
-  const texts: { path: string; text: string }[] = [];
-  let stored = data;
-  for (const path of stream.text_fields ?? []) {
-    const value = getPath(data, path);
-    if (typeof value !== "string") continue;
-    stored = copyAlong(stored, path);
-    texts.push({ path, text: value });
-    deletePath(stored, path);
-  }
-  return { kind: "upsert", recordId, digest, payloadJson: JSON.stringify(stored), time, texts, search };
-}
-
-function prepareDelete(data: Record<string, unknown>, stream: StreamDef): PreparedOp {
-  const recordId = encodeRecordId(stream.primary_key.map((k) => getPath(data, k)));
-  const tombstone = pkOnly(data, stream);
-  return {
-    kind: "delete",
-    recordId,
-    digest: payloadDigest(tombstone),
-    payloadJson: JSON.stringify(tombstone),
-    time: null,
-    texts: [],
-    search: null,
-  };
-}
-
-/** Validate and pre-compute every op outside the write lock. */
-export function prepareBatch(ops: IngestOp[], stream: StreamDef) {
-  const rejected: { index: number; reason: string }[] = [];
-  const prepared: PreparedOp[] = [];
-  ops.forEach((op, index) => {
-    const kind = (op as { op?: unknown })?.op;
-    if (kind !== "upsert" && kind !== "delete") {
-      rejected.push({ index, reason: 'op must be "upsert" or "delete"' });
-      return;
-    }
-    const reason = kind === "upsert" ? validateRecord(op.data, stream) : primaryKeyProblem(op.data, stream);
-    if (reason) {
-      rejected.push({ index, reason });
-      return;
-    }
-    try {
-      prepared.push(kind === "upsert" ? prepareUpsert(op.data, stream) : prepareDelete(op.data, stream));
-    } catch (error) {
-      rejected.push({ index, reason: error instanceof PdppError ? error.message : "invalid record" });
-    }
-  });
-  return { prepared, rejected };
-}
+export { type PreparedOp, prepareBatch } from "./ingest-prepare.js";
 
 /**
  * insertSearchRow with its statement looked up once per table and column count, not once per row

@@ -1,7 +1,9 @@
 // Turns a records row into a StoredRecord: reassembles (or previews) granted text fields from their
-// chunks, puts back the sizes of binary fields a preview read left in the store, and projects the
-// payload to the scope's fields.
+// chunks, puts back the sizes of binary fields a preview read left in the store (from their chunk
+// metadata, or for rows stored before binary fields moved to chunks, from the payload), and projects
+// the payload to the scope's fields.
 import { binaryFieldsByConnector, type StreamScope } from "../../core/grant.js";
+import { chunkedFields } from "../../core/manifest.js";
 import { isPathGranted, projectData, projectionPaths, setPath } from "../../core/projection.js";
 import { observedPaths, parseStamps, visibleStamp } from "../../core/stamps.js";
 import type { StoredRecord } from "../store.js";
@@ -148,18 +150,29 @@ export function materialize(
     primaryKey: stream.primary_key,
   });
   let previews: StoredRecord["previews"];
-  if (!row.deleted && stream.text_fields?.length && options.texts) {
+  // A preview read leaves binary bytes in the store: "" plus the size from the chunk metadata.
+  const binaryPreview = (path: string, sizeChars: number): boolean => {
+    if (previewChars === undefined || !stream.binary_fields?.includes(path)) return false;
+    setPath(data, path, "");
+    previews ??= {};
+    previews[path] = { sizeChars, complete: false };
+    return true;
+  };
+  const chunked = chunkedFields(stream).length > 0;
+  if (!row.deleted && chunked && options.texts) {
     for (const t of options.texts) {
       if (!isPathGranted(t.path, scope.fields) || !pathVisible(t.path, visible)) continue;
+      if (binaryPreview(t.path, t.size_chars)) continue;
       setPath(data, t.path, t.text);
       if (previewChars !== undefined && t.size_chars > previewChars) {
         previews ??= {};
         previews[t.path] = { sizeChars: t.size_chars, digest: t.digest, complete: false };
       }
     }
-  } else if (!row.deleted && stream.text_fields?.length) {
+  } else if (!row.deleted && chunked) {
     for (const meta of textMetas(db, row.id)) {
       if (!isPathGranted(meta.path, scope.fields) || !pathVisible(meta.path, visible)) continue;
+      if (binaryPreview(meta.path, meta.size_chars)) continue;
       if (previewChars !== undefined && meta.size_chars > previewChars) {
         const end = Math.min(previewChars, meta.size_chars);
         setPath(data, meta.path, readTextRange(db, row.id, { path: meta.path, start: 0, end }));

@@ -1,5 +1,6 @@
 // Record reads of the SQLite store: keyset-paginated lists, changes feed, counts and single records.
 import type { StreamScope } from "../../core/grant.js";
+import { chunkedFields } from "../../core/manifest.js";
 import type {
   ChangesQuery,
   ChangesResult,
@@ -80,7 +81,7 @@ export function listRecords(db: SqliteDb, scopes: StreamScope[], query: ListQuer
   const byConnection = scopeByConnection(live);
   const page = rows.slice(0, query.limit);
   // The page's text fields in one statement (previews cut in SQL), not one read per record.
-  const texts = stream.text_fields?.length
+  const texts = live.some((scope) => chunkedFields(scope.stream).length > 0)
     ? readPageTexts(
         db,
         page.map((r) => r.id),

@@ -16,7 +16,7 @@
 // the probes over the window's rowid span can only see more rows than the window, so what they
 // decide (a field covers none of the window) holds for the window too.
 import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
-import { ESTIMATE_EXTRA, matchedEstimate } from "../../core/search-ranking.js";
+import { matchedEstimate } from "../../core/search-ranking.js";
 import type { SearchQuery } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { type SqlParam, type SqlPart, scopeWhere } from "./scope-sql.js";
@@ -24,6 +24,7 @@ import { type Candidate, grantedColumns } from "./search-hits.js";
 import { type CandidateRow, newestOfLevel, rankCandidates } from "./search-rank.js";
 import { layoutFields, searchTable } from "./search-tables.js";
 import { coverageExpr, matchAllExpr } from "./search-text.js";
+import type { SearchTuning } from "./search-tuning.js";
 
 export interface ScopeCandidates {
   rows: Candidate[];
@@ -32,9 +33,6 @@ export interface ScopeCandidates {
   complete: boolean;
   estimate: number;
 }
-
-/** Windows at most this large are scored row by row and sorted, without probes or the walk. */
-const WALK_MIN_WINDOW = 1024;
 
 /** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
 function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
@@ -70,6 +68,28 @@ function windowIn(w: Window): SqlPart {
       };
 }
 
+interface WindowHead {
+  n: number;
+  lo: number;
+  hi: number;
+  ids?: string;
+}
+
+/**
+ * The window of a scope the FTS table answers alone, when it is full: its oldest row is the
+ * rankWindow-th newest match and its newest the first (FTS5 steps over a doclist faster than it
+ * feeds count/min/max); null when fewer matches exist (then the caller counts them).
+ */
+function fullPlainWindow(db: SqliteDb, table: string, match: string, rankWindow: number): WindowHead | null {
+  if (rankWindow < 1) return null;
+  const nth = db
+    .stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?`)
+    .pluck();
+  const lo = nth.get(match, rankWindow - 1) as number | undefined;
+  if (lo === undefined) return null;
+  return { n: rankWindow, lo, hi: nth.get(match, 0) as number };
+}
+
 /** Rows of the window matching `expr` (an FTS5 query), as a SELECT of `id`. */
 function windowRows(w: Window, expr: string): SqlPart {
   const within = windowIn(w);
@@ -84,6 +104,7 @@ export function scopeCandidates(
   db: SqliteDb,
   scope: StreamScope,
   query: SearchQuery & { k: number },
+  tuning: SearchTuning,
 ): ScopeCandidates {
   const none = { rows: [], total: 0, complete: true, estimate: 0 };
   const info = searchTable(db, scope.connectorKey, scope.stream.name);
@@ -103,13 +124,15 @@ export function scopeCandidates(
   const where: SqlPart = plain ? { sql: "1", params: [] } : scopeWhere(scope, query.conditions);
   const records = query.conditions.length === 0 ? "records r INDEXED BY records_search_key" : "records r";
   const from = plain ? table : `${table} JOIN ${records} ON r.id = ${table}.rowid`;
-  const head = db
-    .stmt(
-      `SELECT count(*) AS n, min(id) AS lo, max(id) AS hi${plain ? "" : ", json_group_array(id) AS ids"}
-       FROM (SELECT ${table}.rowid AS id FROM ${from}
-             WHERE ${table} MATCH ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
-    )
-    .get(match, ...where.params, query.rankWindow) as { n: number; lo: number; hi: number; ids?: string };
+  const head =
+    (plain ? fullPlainWindow(db, table, match, query.rankWindow) : null) ??
+    (db
+      .stmt(
+        `SELECT count(*) AS n, min(id) AS lo, max(id) AS hi${plain ? "" : ", json_group_array(id) AS ids"}
+         FROM (SELECT ${table}.rowid AS id FROM ${from}
+               WHERE ${table} MATCH ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
+      )
+      .get(match, ...where.params, query.rankWindow) as WindowHead);
   if (head.n === 0) return none;
   const w: Window = {
     table,
@@ -120,9 +143,16 @@ export function scopeCandidates(
   };
   const grantsTime = scopeGrantsTime(scope);
   const k = query.k;
+  // One word or prefix: a row covered in a granted field matches, so the coverage test alone
+  // selects the same rows as the match AND it (FTS5 walks one doclist instead of two).
+  const impliesMatch = query.terms.length === 1 && query.terms[0].kind !== "phrase";
+  const covered = (column: number) =>
+    impliesMatch
+      ? coverageExpr(query.terms, column)
+      : `(${match}) AND (${coverageExpr(query.terms, column)})`;
   // A small window (a selective query) is scored row by row at once: its few postings cost less
   // than probing fields and trying the top level first.
-  const small = w.n <= WALK_MIN_WINDOW;
+  const small = w.n <= tuning.walkMinWindow;
   // A single granted field covers every match (score 1); otherwise drop the fields no window row covers.
   const scored =
     columns.length === 1
@@ -132,17 +162,15 @@ export function scopeCandidates(
         : columns.filter((c) => {
             // Over the span alone: a row outside a filtered window can only keep a field (slower,
             // never different), and the window's rowid list is not rebuilt per field.
-            const probe = windowRows(
-              { ...w, ids: null },
-              `(${match}) AND (${coverageExpr(query.terms, c.column)})`,
-            );
+            const probe = windowRows({ ...w, ids: null }, covered(c.column));
             return db.stmt(`${probe.sql} LIMIT 1`).get(...probe.params) !== undefined;
           });
   const base = columns.length === 1 ? 1 : 0;
   // The top level: rows covered in every scored field (the whole window when none is scored).
-  const topExpr = [`(${match})`, ...scored.map((c) => `(${coverageExpr(query.terms, c.column)})`)].join(
-    " AND ",
-  );
+  const topExpr =
+    impliesMatch && scored.length > 0
+      ? scored.map((c) => `(${coverageExpr(query.terms, c.column)})`).join(" AND ")
+      : [`(${match})`, ...scored.map((c) => `(${coverageExpr(query.terms, c.column)})`)].join(" AND ");
   const topScore = base + scored.length;
   // The walk pays off only past a small window.
   const walk =
@@ -159,6 +187,7 @@ export function scopeCandidates(
             visible: plain ? null : where,
           },
           k,
+          tuning.walkLimit,
         )
       : null;
   let rows: CandidateRow[] = walk ?? [];
@@ -206,7 +235,12 @@ export function scopeCandidates(
        WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
     )
     .pluck()
-    .get(match, w.lo, ...where.params, ESTIMATE_EXTRA) as number;
+    .get(match, w.lo, ...where.params, tuning.estimateExtra) as number;
   if (older === 0) return { rows: candidates, total, complete: true, estimate: total };
-  return { rows: candidates, total, complete: false, estimate: matchedEstimate(total, older) };
+  return {
+    rows: candidates,
+    total,
+    complete: false,
+    estimate: matchedEstimate(total, older, tuning.estimateExtra),
+  };
 }

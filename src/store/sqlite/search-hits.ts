@@ -6,6 +6,7 @@ import type { SearchTerm } from "../../core/search-query.js";
 import { analyzeText } from "../../core/snippet.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
+import { observedStamp, type RecordRow } from "./materialize.js";
 import { FTS_COLUMNS, layoutFields, type SearchTableInfo } from "./search-tables.js";
 import { matchAnyExpr } from "./search-text.js";
 import { iterateChunks, readTextRange, textMeta } from "./text-store.js";
@@ -19,7 +20,6 @@ export interface Candidate {
   stream: string;
   record_id: string;
   time: string | null;
-  emitted_at: string;
   score: number;
   scope: StreamScope;
   /** The stream's FTS table and the scope's granted search fields with their columns in it. */
@@ -104,8 +104,21 @@ function matchedText(
   return hit ? NO_SNIPPET : null;
 }
 
+type HitRow = Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at"> & {
+  payload: string;
+};
+
+/**
+ * One hit as its scope sees it. The record row read for the payload also gives the emitted_at the
+ * scope observes (core/stamps.ts: an update of fields a projected scope cannot see moves nothing),
+ * in the search's own snapshot.
+ */
 export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): StoredSearchHit {
-  const row = db.stmt("SELECT payload FROM records WHERE id = ?").get(c.id) as { payload: string };
+  const row = db
+    .stmt(
+      "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
+    )
+    .get(c.id) as HitRow;
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
   const texts = new Map<string, Analysis>();
   for (const { field } of c.columns) {
@@ -129,7 +142,7 @@ export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): St
     stream: c.stream,
     recordId: c.record_id,
     time: c.time,
-    emittedAt: c.emitted_at,
+    emittedAt: observedStamp(row, c.scope).emittedAt,
     title: titleOf(db, c, payload),
     snippet,
     matchedFields: matched,

@@ -19,9 +19,6 @@ interface Ranked {
   time: string | null;
 }
 
-/** Stream rows at or after T past which the time-index walk gives way to the top-k sort. */
-const WALK_LIMIT = 4096;
-
 /** True when `a` comes before `b` in (score desc, time desc with nulls last) order. */
 function rankedBefore(a: Ranked, b: Ranked): boolean {
   if (a.score !== b.score) return a.score > b.score;
@@ -35,7 +32,7 @@ function withKeys(db: SqliteDb, chosen: Ranked[]): CandidateRow[] {
   if (chosen.length === 0) return [];
   const keys = db
     .stmt(
-      `SELECT r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.emitted_at, r.deleted
+      `SELECT r.id, r.connection_id, r.connector_key, r.stream, r.record_id, r.deleted
        FROM records r WHERE r.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(chosen.map((r) => r.id))) as Omit<CandidateRow, "score" | "time">[];
@@ -100,11 +97,16 @@ export interface Level {
 
 /**
  * The `k` newest rows of a score level in the full order, or null when the walk does not apply:
- * fewer than k rows in the level, a null time among its k newest by rowid, or more than WALK_LIMIT
- * stream rows at or after their oldest time. Exact for any data: the k newest by rowid are k rows
- * at or after T, so no row before T can be among the best k.
+ * fewer than k rows in the level, a null time among its k newest by rowid, or `walkLimit`
+ * (search-tuning.ts) stream rows or more at or after their oldest time. Exact for any data: the k
+ * newest by rowid are k rows at or after T, so no row before T can be among the best k.
  */
-export function newestOfLevel(db: SqliteDb, level: Level, k: number): CandidateRow[] | null {
+export function newestOfLevel(
+  db: SqliteDb,
+  level: Level,
+  k: number,
+  walkLimit: number,
+): CandidateRow[] | null {
   const { table } = level;
   const visible = level.visible ?? { sql: "1", params: [] };
   const seed = db
@@ -122,8 +124,8 @@ export function newestOfLevel(db: SqliteDb, level: Level, k: number): CandidateR
       `SELECT count(*) AS n, min(id) AS lo FROM (SELECT id FROM records INDEXED BY records_stream_time
        WHERE stream = ? AND deleted = 0 AND time >= ? LIMIT ?)`,
     )
-    .get(level.stream, since, WALK_LIMIT) as { n: number; lo: number };
-  if (after.n >= WALK_LIMIT) return null;
+    .get(level.stream, since, walkLimit) as { n: number; lo: number };
+  if (after.n >= walkLimit) return null;
   const lo = BigInt(after.lo) > level.lo ? BigInt(after.lo) : level.lo;
   const rows = db
     .stmt(

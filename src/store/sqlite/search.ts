@@ -8,6 +8,7 @@ import type { SqliteDb } from "./db.js";
 import { normalizeScopes } from "./scope-sql.js";
 import { scopeCandidates } from "./search-candidates.js";
 import { type Candidate, describeHit } from "./search-hits.js";
+import { DEFAULT_SEARCH_TUNING, type SearchTuning } from "./search-tuning.js";
 
 /** Byte-order comparison of UTF-8 strings (code-point order), as Postgres COLLATE "C" does. */
 export function compareCodePoints(a: string, b: string): number {
@@ -29,7 +30,12 @@ function compareHits(a: Candidate, b: Candidate): number {
   );
 }
 
-function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
+function searchInSnapshot(
+  db: SqliteDb,
+  scopes: StreamScope[],
+  query: SearchQuery,
+  tuning: SearchTuning,
+): SearchResult {
   const live = normalizeScopes(scopes);
   if (query.terms.length === 0 || live.length === 0) {
     return { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" } };
@@ -41,7 +47,7 @@ function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuer
   const end = query.offset + query.limit;
   for (const scope of live) {
     // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
-    const found = scopeCandidates(db, scope, { ...query, k: end + 1 });
+    const found = scopeCandidates(db, scope, { ...query, k: end + 1 }, tuning);
     complete &&= found.complete;
     estimate += found.estimate;
     total += found.total;
@@ -59,7 +65,12 @@ function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuer
 }
 
 /** One read transaction: every statement of a search sees the same snapshot of index and manifest. */
-export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
-  if (db.raw.inTransaction) return searchInSnapshot(db, scopes, query);
-  return db.raw.transaction(() => searchInSnapshot(db, scopes, query))();
+export function search(
+  db: SqliteDb,
+  scopes: StreamScope[],
+  query: SearchQuery,
+  tuning: SearchTuning = DEFAULT_SEARCH_TUNING,
+): SearchResult {
+  if (db.raw.inTransaction) return searchInSnapshot(db, scopes, query, tuning);
+  return db.raw.transaction(() => searchInSnapshot(db, scopes, query, tuning))();
 }

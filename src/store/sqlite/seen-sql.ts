@@ -1,12 +1,10 @@
 // SQL for what a scope observes of a record's version and emitted_at (core/stamps.ts), used by the
-// changes feed and bookmark resolution. Rows without stamps, and scopes that see every field, use
-// the stored columns as they are; only updated rows under a projected scope call the UDFs.
+// changes feed and bookmark resolution (search hits take theirs from the row describeHit reads).
+// Rows without stamps, and scopes that see every field, use the stored columns as they are; only
+// updated rows under a projected scope call the UDFs.
 import type { StreamScope } from "../../core/grant.js";
 import { observedPaths } from "../../core/stamps.js";
-import type { SearchResult } from "../store.js";
-import type { SqliteDb } from "./db.js";
-import { observedStamp, type RecordRow } from "./materialize.js";
-import { normalizeScopes, type SqlParam, type SqlPart, scopeByConnection } from "./scope-sql.js";
+import type { SqlParam, SqlPart } from "./scope-sql.js";
 
 /** True when some scope projects fields (then stamps can hide an update from it). */
 export function anyProjected(scopes: StreamScope[]): boolean {
@@ -40,27 +38,4 @@ export function seenEmittedAtSql(scopes: StreamScope[]): SqlPart {
     (p) => `pdpp_seen_emitted_at(r.emitted_at, r.stamps, r.base_version, r.base_emitted_at, ${p})`,
     "r.emitted_at",
   );
-}
-
-/**
- * Search hits with the emitted_at their scope observes. Search reads the stored column; for a
- * projected scope, hits of updated records are looked up again (one indexed probe each, at most a
- * page) rather than threading stamps through the search queries.
- */
-export function observeHits(db: SqliteDb, scopes: StreamScope[], result: SearchResult): SearchResult {
-  if (!anyProjected(scopes) || result.hits.length === 0) return result;
-  const byConnection = scopeByConnection(normalizeScopes(scopes));
-  const probe = db.stmt(
-    `SELECT version, emitted_at, stamps, base_version, base_emitted_at FROM records
-     WHERE connection_id = ? AND stream = ? AND record_id = ? AND stamps IS NOT NULL`,
-  );
-  const hits = result.hits.map((hit) => {
-    const scope = byConnection.get(`${hit.connectionId}\u0000${hit.stream}`);
-    if (!scope || scope.fields === "all") return hit;
-    const row = probe.get(hit.connectionId, hit.stream, hit.recordId) as
-      | Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at">
-      | undefined;
-    return row ? { ...hit, emittedAt: observedStamp(row, scope).emittedAt } : hit;
-  });
-  return { ...result, hits };
 }

@@ -26,11 +26,12 @@ import { aggregate } from "./aggregate.js";
 import { changesPosition } from "./changes-anchor.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
+import { type PreparedOp, streamDefKey } from "./ingest-prepare.js";
 import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
-import { observeHits } from "./seen-sql.js";
+import { DEFAULT_SEARCH_TUNING, type SearchTuning } from "./search-tuning.js";
 import { readFieldWindow } from "./windows.js";
 
 class SqliteStore implements Store {
@@ -40,7 +41,10 @@ class SqliteStore implements Store {
   private readonly oauth: SqliteOAuth;
   private readonly ownerWeb: SqliteOwnerWeb;
 
-  constructor(private readonly db: SqliteDb) {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly searchTuning: SearchTuning = DEFAULT_SEARCH_TUNING,
+  ) {
     this.admin = new SqliteAdmin(db);
     this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
@@ -110,6 +114,34 @@ class SqliteStore implements Store {
     return { ...counts, rejected };
   }
 
+  /**
+   * applyBatch for ops validated and prepared elsewhere (an import's worker thread) under the stream
+   * definition whose streamDefKey is `defKey`: null, writing nothing, when the store's definition
+   * differs (the caller then sends the records through applyBatch).
+   */
+  applyPreparedBatch(
+    connectionId: string,
+    stream: string,
+    batch: { defKey: string; ops: PreparedOp[] },
+  ): Omit<IngestResult, "rejected"> | null {
+    const connection = this.admin.getConnection(connectionId);
+    if (!connection)
+      throw new PdppError("connection_not_found", `connection ${connectionId} does not exist.`);
+    const def = this.admin.streamDef(connection.connector_key, stream);
+    if (!def) {
+      throw new PdppError(
+        "stream_not_found",
+        `connector ${connection.connector_key} has no stream ${stream}.`,
+      );
+    }
+    if (streamDefKey(def) !== batch.defKey) return null;
+    return applyPrepared(
+      this.db,
+      { connectionId, connectorKey: connection.connector_key, stream, search: def.query?.search },
+      batch.ops,
+    );
+  }
+
   async listRecords(scopes: StreamScope[], query: ListQuery) {
     return listRecords(this.db, scopes, query);
   }
@@ -140,7 +172,7 @@ class SqliteStore implements Store {
     return aggregate(this.db, scopes, query);
   }
   async search(scopes: StreamScope[], query: SearchQuery) {
-    return observeHits(this.db, scopes, search(this.db, scopes, query));
+    return search(this.db, scopes, query, this.searchTuning);
   }
 
   async putOwnerToken(tokenHash: string) {
@@ -217,7 +249,18 @@ class SqliteStore implements Store {
   }
 }
 
-/** Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". */
-export async function openSqliteStore(options: { path: string }): Promise<Store> {
-  return new SqliteStore(new SqliteDb(options.path));
+/** The in-process prepared-ops entrance of a SQLite store (owner-sink.ts), or undefined for another store. */
+export function preparedIngestOf(store: Store): SqliteStore["applyPreparedBatch"] | undefined {
+  return store instanceof SqliteStore ? store.applyPreparedBatch.bind(store) : undefined;
+}
+
+/**
+ * Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". `searchTuning`
+ * is for tests (search-tuning.ts): tiny thresholds make small worlds take every search branch.
+ */
+export async function openSqliteStore(options: {
+  path: string;
+  searchTuning?: Partial<SearchTuning>;
+}): Promise<Store> {
+  return new SqliteStore(new SqliteDb(options.path), { ...DEFAULT_SEARCH_TUNING, ...options.searchTuning });
 }

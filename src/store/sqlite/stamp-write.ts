@@ -3,7 +3,7 @@
 // Text fields live in chunks, not in the payload JSON; both sides put each text's digest at its
 // path, so a text compares by content without reading a chunk.
 import { fastSha256Digest } from "../../core/canonical-json.js";
-import { setPath } from "../../core/projection.js";
+import { getPath, setPath } from "../../core/projection.js";
 import { addStamps, diffPaths, parseStamps } from "../../core/stamps.js";
 import type { SqliteDb } from "./db.js";
 
@@ -37,6 +37,11 @@ export function updateStamps(
     path: string;
     digest: string;
   }[];
+  // A chunked path may still be inline in a row stored before its field moved to chunks.
+  for (const t of update.op.texts) {
+    const inline = getPath(before, t.path);
+    if (typeof inline === "string") setPath(before, t.path, fastSha256Digest(inline));
+  }
   for (const t of texts) setPath(before, t.path, t.digest);
   const after = JSON.parse(update.op.payloadJson) as Record<string, unknown>;
   for (const t of update.op.texts) setPath(after, t.path, fastSha256Digest(t.text));
