@@ -228,11 +228,13 @@ export function scopeCandidates(
     .map(({ deleted: _d, ...r }) => ({ ...r, scope, table, columns }));
   const total = w.n;
   if (total < query.rankWindow) return { rows: candidates, total, complete: true, estimate: total };
-  // The window is full: count older visible matches (capped) for recall and the estimate.
+  // The window is full: count older visible matches (capped) for recall and the estimate. Any
+  // estimateExtra of them give the same count, so FTS5 walks its doclists forward (from the oldest),
+  // which costs less per row than backward (0.39 vs 0.49 ms per 10,000 rows at 1M records).
   const older = db
     .stmt(
       `SELECT count(*) FROM (SELECT 1 FROM ${from}
-       WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} ORDER BY ${table}.rowid DESC LIMIT ?)`,
+       WHERE ${table} MATCH ? AND ${table}.rowid < ? AND ${where.sql} LIMIT ?)`,
     )
     .pluck()
     .get(match, w.lo, ...where.params, tuning.estimateExtra) as number;
