@@ -22,6 +22,8 @@ const { values } = parseArgs({
     golden: { type: "string" },
     check: { type: "string" },
     only: { type: "string" },
+    /** Comma-separated queries to measure (limit 10) instead of the default rows. */
+    queries: { type: "string" },
   },
 });
 
@@ -131,17 +133,28 @@ const scenarios: { name: string; run: () => unknown }[] = [
   { name: "search common (invoice) limit 10", run: () => get(all, "q=invoice&limit=10") },
   {
     name: "floor: newest 10 matches per table (invoice)",
-    run: () => floorNewest.forEach((s) => s.all(expr("invoice"))),
+    run: () => {
+      for (const s of floorNewest) s.all(expr("invoice"));
+    },
   },
   {
     name: "floor: window 10k + 10k counted per table (invoice)",
-    run: () => floorWindow.forEach((s) => s.all(expr("invoice"))),
+    run: () => {
+      for (const s of floorWindow) s.all(expr("invoice"));
+    },
   },
   {
     name: "floor: newest 10 matches per table (quokka)",
-    run: () => floorNewest.forEach((s) => s.all(expr("quokka"))),
+    run: () => {
+      for (const s of floorNewest) s.all(expr("quokka"));
+    },
   },
-].filter((s) => !values.only || s.name.includes(values.only));
+]
+  .filter((s) => !values.only || s.name.includes(values.only))
+  .filter(() => !values.queries);
+for (const text of values.queries?.split(",") ?? []) {
+  scenarios.push({ name: `search "${text}" limit 10`, run: () => get(all, `q=${q(text)}&limit=10`) });
+}
 
 const runs = Number(values.runs);
 const cpu = new Map(scenarios.map((s) => [s.name, [] as number[]]));

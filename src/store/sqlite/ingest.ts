@@ -66,49 +66,72 @@ export function applyPrepared(
     const find = db.stmt(
       "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
     );
+    const insert = db.stmt(
+      `INSERT INTO records (connection_id, stream, record_id, connector_key, payload, emitted_at, time, version, digest, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (connection_id, stream, record_id) DO NOTHING`,
+    );
+    // An upsert tries the INSERT first, the record key's unique index refusing a record that exists
+    // (then read as before): one statement a new record instead of two. After meeting an existing
+    // record the batch looks each up first again, as a re-import mostly holds existing records.
+    let insertFirst = true;
     for (const op of prepared) {
-      const existing = find.get(connectionId, stream, op.recordId) as ExistingRow | undefined;
-      if (op.kind === "delete") {
-        if (!existing || existing.deleted) {
+      let row: number | bigint;
+      const tried =
+        op.kind === "upsert" && insertFirst
+          ? insert.run(
+              connectionId,
+              stream,
+              op.recordId,
+              connectorKey,
+              op.payloadJson,
+              emittedAt,
+              op.time,
+              version + 1,
+              op.digest,
+            )
+          : null;
+      if (tried && tried.changes > 0) {
+        version++;
+        row = tried.lastInsertRowid;
+        counts.added++;
+      } else {
+        const existing = find.get(connectionId, stream, op.recordId) as ExistingRow | undefined;
+        insertFirst = existing === undefined;
+        if (op.kind === "delete") {
+          if (!existing || existing.deleted) {
+            counts.unchanged++;
+            continue;
+          }
+          version++;
+          // The tombstone keeps its time so a grant's time range still hides it.
+          db.stmt(
+            `UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ?, ${RESET_STAMPS} WHERE id = ?`,
+          ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
+          clearStampEvents(db, existing.id);
+          deleteTexts(db, existing.id);
+          if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
+          counts.deleted++;
+          continue;
+        }
+        if (existing && !existing.deleted && existing.digest === op.digest) {
           counts.unchanged++;
           continue;
         }
         version++;
-        // The tombstone keeps its time so a grant's time range still hides it.
-        db.stmt(
-          `UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 1, emitted_at = ?, ${RESET_STAMPS} WHERE id = ?`,
-        ).run(op.payloadJson, op.digest, version, emittedAt, existing.id);
-        clearStampEvents(db, existing.id);
-        deleteTexts(db, existing.id);
-        if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
-        counts.deleted++;
-        continue;
-      }
-      if (existing && !existing.deleted && existing.digest === op.digest) {
-        counts.unchanged++;
-        continue;
-      }
-      version++;
-      let row: number | bigint;
-      if (existing) {
-        // An update of a live record stamps the paths it changes (read before the row is replaced).
-        if (!existing.deleted) updateStamps(db, { row: existing.id, op, version, emittedAt });
-        else db.stmt(`UPDATE records SET ${RESET_STAMPS} WHERE id = ?`).run(existing.id);
-        db.stmt(
-          "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 0, emitted_at = ?, time = ?, connector_key = ? WHERE id = ?",
-        ).run(op.payloadJson, op.digest, version, emittedAt, op.time, connectorKey, existing.id);
-        deleteTexts(db, existing.id);
-        if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
-        row = existing.id;
-        if (existing.deleted) counts.added++;
-        else counts.updated++;
-      } else {
-        row = db
-          .stmt(
-            `INSERT INTO records (connection_id, stream, record_id, connector_key, payload, emitted_at, time, version, digest, deleted)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-          )
-          .run(
+        if (existing) {
+          // An update of a live record stamps the paths it changes (read before the row is replaced).
+          if (!existing.deleted) updateStamps(db, { row: existing.id, op, version, emittedAt });
+          else db.stmt(`UPDATE records SET ${RESET_STAMPS} WHERE id = ?`).run(existing.id);
+          db.stmt(
+            "UPDATE records SET payload = ?, digest = ?, version = ?, deleted = 0, emitted_at = ?, time = ?, connector_key = ? WHERE id = ?",
+          ).run(op.payloadJson, op.digest, version, emittedAt, op.time, connectorKey, existing.id);
+          deleteTexts(db, existing.id);
+          if (table) deleteSearchRow(db, { table: table.name, row: existing.id });
+          row = existing.id;
+          if (existing.deleted) counts.added++;
+          else counts.updated++;
+        } else {
+          row = insert.run(
             connectionId,
             stream,
             op.recordId,
@@ -119,7 +142,8 @@ export function applyPrepared(
             version,
             op.digest,
           ).lastInsertRowid;
-        counts.added++;
+          counts.added++;
+        }
       }
       for (const text of op.texts) writeText(db, row, text);
       if (op.search || table) {

@@ -119,13 +119,22 @@ export function newestOfLevel(
     .all(level.expr, level.lo, level.hi, ...visible.params, k) as (string | null)[];
   if (seed.length < k || seed.some((t) => t === null)) return null;
   const since = (seed as string[]).reduce((a, b) => (a < b ? a : b));
+  // The guard steps to the walkLimit-th row (cheaper than counting and taking the min up to it,
+  // which only a walk that goes ahead needs).
+  if (walkLimit < 1) return null;
+  const tooMany = db
+    .stmt(
+      `SELECT 1 FROM records INDEXED BY records_stream_time
+       WHERE stream = ? AND deleted = 0 AND time >= ? LIMIT 1 OFFSET ?`,
+    )
+    .get(level.stream, since, walkLimit - 1);
+  if (tooMany !== undefined) return null;
   const after = db
     .stmt(
-      `SELECT count(*) AS n, min(id) AS lo FROM (SELECT id FROM records INDEXED BY records_stream_time
+      `SELECT min(id) AS lo FROM (SELECT id FROM records INDEXED BY records_stream_time
        WHERE stream = ? AND deleted = 0 AND time >= ? LIMIT ?)`,
     )
-    .get(level.stream, since, walkLimit) as { n: number; lo: number };
-  if (after.n >= walkLimit) return null;
+    .get(level.stream, since, walkLimit) as { lo: number };
   const lo = BigInt(after.lo) > level.lo ? BigInt(after.lo) : level.lo;
   const rows = db
     .stmt(
