@@ -18,12 +18,14 @@ import { startImporterWorker } from "./worker-start.js";
 export const PREPARE_IN_WORKER_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
- * Records per chunk crossing the thread boundary (or 1 MiB of JSON), and chunks in flight: enough
- * for the worker to prepare more than one 20,000-record batch ahead, and a few tens of MB at most.
+ * Records per chunk crossing the thread boundary (or 256 KiB of JSON), and chunks in flight: the
+ * worker can prepare a whole 20,000-record batch ahead of the one being written, while what is in
+ * flight stays under ~6 MiB of record JSON (plus the text fields taken out of it) whatever the
+ * record size.
  */
 const CHUNK_RECORDS = 1000;
-const CHUNK_CHARS = 1 << 20;
-const WINDOW = 32;
+const CHUNK_CHARS = 256 * 1024;
+const WINDOW = 24;
 
 /** `source`'s records, read and prepared in a worker thread. */
 export function openGenericWorkerSource(source: GenericSource): ImportSource<RunnableItem> {
