@@ -1,11 +1,13 @@
 // `npm run bench -- --hosted`: drives a real `pdpp serve --workers N` over plain HTTP at
 // concurrency 32 with a search/fetch/query_records mix, beside the same-run floor (plain
 // `GET /v1/search` on the same server); prints calls/s, p50/p95, errors, CPU-ms per call (all
-// server processes, from /proc) and the server's RSS before, after, and after an idle settle.
-// The dataset home is generated once into bench/data and reused.
+// server processes, from /proc), the load generator's own CPU-ms per call (it shares the cores) and
+// the server's RSS before, after, and after an idle settle. --per-tool adds one row per call kind
+// of the mix, each alone at c=32 on the same server, and the capacity those costs predict for the
+// mix. The dataset home is generated once into bench/data and reused.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
@@ -17,8 +19,11 @@ const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "pdpp.js");
 
 /** A pdpp home with the benchmark dataset (built once per size) and a client token for it. */
-async function benchHome(records: number, seed: number): Promise<{ home: string; token: string }> {
-  const home = join(ROOT, "bench", "data", `hosted-home-${records}`);
+async function benchHome(
+  records: number,
+  seed: number,
+  home = join(ROOT, "bench", "data", `hosted-home-${records}`),
+): Promise<{ home: string; token: string }> {
   const tokenFile = join(home, "bench-client-token");
   if (existsSync(tokenFile)) return { home, token: readFileSync(tokenFile, "utf8").trim() };
   mkdirSync(join(ROOT, "bench", "data"), { recursive: true });
@@ -106,44 +111,67 @@ async function startServe(
   };
 }
 
-/** Load generators in worker threads, splitting `total` (a 2-core client must not be the bottleneck alone). */
-async function load(options: {
+/**
+ * Load generators in worker threads, splitting `total` (a 2-core client must not be the bottleneck
+ * alone). `cpuMs` is this process's CPU while the threads ran (they start together once loaded;
+ * the main thread only waits): what the load generator takes from the cores the server runs on.
+ */
+export async function load(options: {
   url: string;
   token: string;
   calls: LoadCall[];
   total: number;
   rsPath?: string;
   threads: number;
-}): Promise<LoadResult> {
+  /** Called when the threads are loaded, just before they start. */
+  onStart?: () => void;
+}): Promise<LoadResult & { cpuMs: number }> {
   const file = new URL("./mcp-http-load.ts", import.meta.url).href;
   const code = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(file)}); });`;
+  const workers = Array.from({ length: options.threads }, () => {
+    const mcpLoad = {
+      url: options.url,
+      token: options.token,
+      calls: options.calls,
+      total: Math.ceil(options.total / options.threads),
+      concurrency: 32 / options.threads,
+      rsPath: options.rsPath,
+      startOnGo: true,
+    };
+    return new Worker(code, { eval: true, workerData: { mcpLoad } });
+  });
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve, reject) => {
+          worker.once("message", () => resolve());
+          worker.once("error", reject);
+        }),
+    ),
+  );
+  options.onStart?.();
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const parts = await Promise.all(
-    Array.from({ length: options.threads }, () => {
-      const mcpLoad = {
-        url: options.url,
-        token: options.token,
-        calls: options.calls,
-        total: Math.ceil(options.total / options.threads),
-        concurrency: 32 / options.threads,
-        rsPath: options.rsPath,
-      };
-      const worker = new Worker(code, { eval: true, workerData: { mcpLoad } });
-      return new Promise<LoadResult>((resolve, reject) => {
-        worker.once("message", (r: LoadResult) => {
-          void worker.terminate();
-          resolve(r);
-        });
-        worker.once("error", reject);
-      });
-    }),
+    workers.map(
+      (worker) =>
+        new Promise<LoadResult>((resolve, reject) => {
+          worker.once("message", (r: LoadResult) => resolve(r));
+          worker.once("error", reject);
+          worker.postMessage("go");
+        }),
+    ),
   );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  for (const worker of workers) void worker.terminate();
   return {
     ok: parts.reduce((n, p) => n + p.ok, 0),
     failures: parts.flatMap((p) => p.failures).slice(0, 5),
     failureCount: parts.reduce((n, p) => n + p.failureCount, 0),
-    seconds: (performance.now() - started) / 1000,
+    seconds,
     latencies: parts.flatMap((p) => p.latencies),
+    cpuMs: (cpu.user + cpu.system) / 1000,
   };
 }
 
@@ -153,9 +181,13 @@ export async function runHostedBench(options: {
   workers?: number;
   calls: number;
   settleSeconds: number;
+  /** Also run each call kind of the mix alone (same server, c=32), options.calls / 4 calls each. */
+  perTool?: boolean;
+  /** Another home than bench/data/hosted-home-<records> (profiling scripts). */
+  home?: string;
 }): Promise<BenchRow[]> {
   const workers = options.workers ?? availableParallelism();
-  const { home, token } = await benchHome(options.records, options.seed);
+  const { home, token } = await benchHome(options.records, options.seed, options.home);
   const server = await startServe(home, workers);
   const rows: BenchRow[] = [];
   try {
@@ -166,42 +198,98 @@ export async function runHostedBench(options: {
       headers: { authorization: `Bearer ${token}` },
     });
     const ids = ((await found.json()) as { data: { id: string }[] }).data.map((h) => h.id);
-    const calls: LoadCall[] = [
-      { name: "search", arguments: { query: "zanzibar" } },
-      { name: "search", arguments: { query: "invoice", limit: 5 } },
-      ...ids.slice(0, 4).map((id) => ({ name: "fetch", arguments: { id } })),
-      { name: "query_records", arguments: { stream: "messages", limit: 10 } },
+    // The mix, per 8 calls; each kind is also a row of its own with --per-tool.
+    const kinds: { label: string; weight: number; calls: LoadCall[] }[] = [
       {
-        name: "query_records",
-        arguments: {
-          stream: "messages",
-          limit: 10,
-          filter: [{ field: "from", op: "eq", value: "alice@example.com" }],
-        },
+        label: 'search "zanzibar" (rare)',
+        weight: 1,
+        calls: [{ name: "search", arguments: { query: "zanzibar" } }],
+      },
+      {
+        label: 'search "invoice" limit 5 (common)',
+        weight: 1,
+        calls: [{ name: "search", arguments: { query: "invoice", limit: 5 } }],
+      },
+      {
+        label: "fetch",
+        weight: 4,
+        calls: ids.slice(0, 4).map((id) => ({ name: "fetch", arguments: { id } })),
+      },
+      {
+        label: "query_records limit 10",
+        weight: 1,
+        calls: [{ name: "query_records", arguments: { stream: "messages", limit: 10 } }],
+      },
+      {
+        label: "query_records limit 10, filter from",
+        weight: 1,
+        calls: [
+          {
+            name: "query_records",
+            arguments: {
+              stream: "messages",
+              limit: 10,
+              filter: [{ field: "from", op: "eq", value: "alice@example.com" }],
+            },
+          },
+        ],
       },
     ];
+    const calls: LoadCall[] = kinds.flatMap((k) => k.calls);
     const threads = 2;
     await load({ url: server.url, token, calls, total: 400, threads }); // warm-up
-    const measure = async (label: string, rsPath?: string) => {
-      const cpu0 = cpuSeconds(pids);
-      const r = await load({ url: server.url, token, calls, total: options.calls, rsPath, threads });
-      const cpuMs = ((cpuSeconds(pids) - cpu0) * 1000) / (r.ok + r.failureCount);
+    const measure = async (label: string, callList: LoadCall[], total: number, rsPath?: string) => {
+      const load0 = loadavg()[0];
+      let cpu0 = 0;
+      const r = await load({
+        url: server.url,
+        token,
+        calls: callList,
+        total,
+        rsPath,
+        threads,
+        onStart: () => {
+          cpu0 = cpuSeconds(pids);
+        },
+      });
+      const n = r.ok + r.failureCount;
+      const cpuMs = ((cpuSeconds(pids) - cpu0) * 1000) / n;
       const sorted = [...r.latencies].sort((a, b) => a - b);
       return {
         label,
         r,
         cpuMs,
-        rate: (r.ok + r.failureCount) / r.seconds,
+        clientCpuMs: r.cpuMs / n,
+        rate: n / r.seconds,
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
+        load: `${load0.toFixed(2)}→${loadavg()[0].toFixed(2)}`,
       };
     };
-    const mcp = await measure("hosted /mcp, c=32, search/fetch/query_records mix");
-    const floor = await measure("floor: plain GET /v1/search, c=32", "/v1/search?q=zanzibar");
+    type Measured = Awaited<ReturnType<typeof measure>>;
+    const mcp = await measure("hosted /mcp, c=32, search/fetch/query_records mix", calls, options.calls);
+    const floor = await measure(
+      "floor: plain GET /v1/search, c=32",
+      calls,
+      options.calls,
+      "/v1/search?q=zanzibar",
+    );
+    const tools: { kind: (typeof kinds)[number]; m: Measured }[] = [];
+    if (options.perTool) {
+      for (const kind of kinds) {
+        tools.push({
+          kind,
+          m: await measure(`  alone: ${kind.label}`, kind.calls, Math.ceil(options.calls / 4)),
+        });
+      }
+    }
     const rssAfter = rssMb(processTree(server.pid));
     await new Promise((resolve) => setTimeout(resolve, options.settleSeconds * 1000));
     const rssSettled = rssMb(processTree(server.pid));
-    for (const m of [mcp, floor]) {
+    const describe = (m: Measured) =>
+      `${m.rate.toFixed(0)} calls/s, ${m.r.failureCount} errors, ${m.cpuMs.toFixed(2)} CPU-ms/call` +
+      ` (load generator ${m.clientCpuMs.toFixed(2)}), load ${m.load}`;
+    for (const m of [mcp, floor, ...tools.map((t) => t.m)]) {
       const row: BenchRow = {
         backend: "sqlite",
         scenario: m.label,
@@ -210,12 +298,33 @@ export async function runHostedBench(options: {
         runs: m.r.ok + m.r.failureCount,
         target: m === mcp ? "≥ 1,000 calls/s, 0 errors" : "—",
         note:
-          `${m.rate.toFixed(0)} calls/s, ${m.r.failureCount} errors, ${m.cpuMs.toFixed(2)} CPU-ms/call` +
+          describe(m) +
           (m === mcp ? `, ratio to floor ${(m.rate / floor.rate).toFixed(2)}` : "") +
           (m.r.failures.length ? `; first: ${m.r.failures[0]}` : ""),
       };
       printRow(row);
       rows.push(row);
+    }
+    if (tools.length > 0) {
+      // What the kinds' own costs predict for the mix: server and load generator share the cores.
+      const weights = kinds.reduce((n, k) => n + k.weight, 0);
+      const serverMs = tools.reduce((n, t) => n + t.kind.weight * t.m.cpuMs, 0) / weights;
+      const clientMs = tools.reduce((n, t) => n + t.kind.weight * t.m.clientCpuMs, 0) / weights;
+      const cores = availableParallelism();
+      const note =
+        `mix from the rows above: ${serverMs.toFixed(2)} server + ${clientMs.toFixed(2)} load-generator CPU-ms/call; ` +
+        `${cores} cores → at most ${((cores * 1000) / (serverMs + clientMs)).toFixed(0)} calls/s here ` +
+        `(${((cores * 1000) / serverMs).toFixed(0)}/s with the cores to the server alone)`;
+      console.log(`sqlite    ${note}`);
+      rows.push({
+        backend: "sqlite",
+        scenario: "hosted mix capacity from per-tool CPU",
+        p50_ms: Number.NaN,
+        p95_ms: Number.NaN,
+        runs: 0,
+        target: "≥ 1,000 calls/s",
+        note,
+      });
     }
     const rssRow: BenchRow = {
       backend: "sqlite",

@@ -107,5 +107,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
 if (!isMainThread && parentPort && (workerData as { mcpLoad?: LoadOptions })?.mcpLoad) {
   const port = parentPort;
-  runLoad((workerData as { mcpLoad: LoadOptions }).mcpLoad).then((r) => port.postMessage(r));
+  const options = (workerData as { mcpLoad: LoadOptions & { startOnGo?: boolean } }).mcpLoad;
+  const start = () => runLoad(options).then((r) => port.postMessage(r));
+  if (options.startOnGo) {
+    // Loaded and compiled: the parent starts every thread at once and measures CPU from there.
+    port.once("message", () => void start());
+    port.postMessage("ready");
+  } else void start();
 }

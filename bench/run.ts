@@ -6,6 +6,7 @@
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
 // --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
 // --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
+//   --per-tool adds each call kind of the mix alone (calls/s, CPU-ms/call) and the capacity they predict
 // --mbox imports a generated mbox (bench/gen-mbox.ts, built once into bench/data) beside its replayed
 // raw-SQL floor (bench/import-mbox.ts): --mbox-size 100MB
 import { spawnSync } from "node:child_process";
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     mcp: { type: "boolean", default: false },
     search: { type: "boolean", default: false },
     hosted: { type: "boolean", default: false },
+    "per-tool": { type: "boolean", default: false },
     mbox: { type: "boolean", default: false },
     "mbox-size": { type: "string", default: "100MB" },
     workers: { type: "string" },
@@ -275,6 +277,7 @@ if (values.mcp) {
       workers: values.workers ? Number(values.workers) : undefined,
       calls: Number(values.calls),
       settleSeconds: Number(values.settle),
+      perTool: values["per-tool"],
     })),
   );
 } else if (values.mbox) {

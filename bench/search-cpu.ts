@@ -22,6 +22,8 @@ const { values } = parseArgs({
     golden: { type: "string" },
     check: { type: "string" },
     only: { type: "string" },
+    /** Comma-separated queries to measure (limit 10) instead of the default rows. */
+    queries: { type: "string" },
   },
 });
 
@@ -147,7 +149,12 @@ const scenarios: { name: string; run: () => unknown }[] = [
       for (const s of floorNewest) s.all(expr("quokka"));
     },
   },
-].filter((s) => !values.only || s.name.includes(values.only));
+]
+  .filter((s) => !values.only || s.name.includes(values.only))
+  .filter(() => !values.queries);
+for (const text of values.queries?.split(",") ?? []) {
+  scenarios.push({ name: `search "${text}" limit 10`, run: () => get(all, `q=${q(text)}&limit=10`) });
+}
 
 const runs = Number(values.runs);
 const cpu = new Map(scenarios.map((s) => [s.name, [] as number[]]));

@@ -16,6 +16,13 @@ function tooLarge(limit: number): PdppError {
 export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isFinite(declared) && request.headers.get("transfer-encoding") === null) {
+    // HTTP framing bounds a body of declared length: read it whole (@hono/node-server reads it
+    // straight off the socket, without a web stream). Checked again in case no framing did.
+    const bytes = Buffer.from(await request.arrayBuffer());
+    if (bytes.length > limit) throw tooLarge(limit);
+    return bytes.toString("utf8");
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -34,24 +34,29 @@ export function jsonChars(value: unknown): number {
   return JSON.stringify(value).length;
 }
 
-/** Unicode code points (the RS's unit for windows and previews). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/** Unicode code points (the RS's unit for windows and previews), as `for…of` counts them. */
 export function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  // Most text has no surrogates: then every code unit is one code point. Otherwise each pair is
+  // one code point and a lone surrogate counts alone.
+  if (!SURROGATE.test(text)) return text.length;
+  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
 }
 
 /** The first `max` code points of `text` (never splits a surrogate pair). */
 export function sliceCodePoints(text: string, max: number): string {
   if (text.length <= max) return text;
-  let out = "";
-  let n = 0;
-  for (const ch of text) {
-    if (n >= max) break;
-    out += ch;
-    n++;
+  // Without a surrogate among the first `max` code units, they are the first `max` code points.
+  const head = text.slice(0, Math.max(0, Math.ceil(max)));
+  if (!SURROGATE.test(head)) return head;
+  let i = 0;
+  for (let n = 0; n < max && i < text.length; n++) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
   }
-  return out;
+  return text.slice(0, i);
 }
 
 /** `text` cut to at most `maxBytes` UTF-8 bytes on a code-point boundary, with "…" when cut. */

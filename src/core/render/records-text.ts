@@ -60,10 +60,20 @@ function recordLine(record: WireRecord, maxChars: number, options: RecordsTextOp
  * for three records should see three short previews rather than one long one and a second call.
  */
 function chooseLines(records: WireRecord[], budget: number, options: RecordsTextOptions): string[] {
+  // Each record's line at each step is rendered (and measured) once, however many k try it.
+  const rendered = TEXT_PREVIEW_STEPS.map(() => [] as { line: string; bytes: number }[]);
+  const lineAt = (s: number, i: number) => {
+    rendered[s][i] ??= (() => {
+      const line = recordLine(records[i], TEXT_PREVIEW_STEPS[s], options);
+      return { line, bytes: utf8Bytes(line) };
+    })();
+    return rendered[s][i];
+  };
   for (let k = Math.min(TEXT_RECORDS_SHOWN, records.length); k >= 1; k--) {
-    for (const step of TEXT_PREVIEW_STEPS) {
-      const lines = records.slice(0, k).map((r) => recordLine(r, step, options));
-      if (lines.reduce((n, l) => n + utf8Bytes(l) + 1, 0) <= budget) return lines;
+    for (let s = 0; s < TEXT_PREVIEW_STEPS.length; s++) {
+      let bytes = 0;
+      for (let i = 0; i < k; i++) bytes += lineAt(s, i).bytes + 1;
+      if (bytes <= budget) return rendered[s].slice(0, k).map((r) => r.line);
     }
   }
   if (records.length === 0) return [];

@@ -42,7 +42,15 @@ async function handleMcp(c: Context<RsEnv>, options: { mcp: AppOptions["mcp"] })
   // The limit applies while the body streams in, declared length or not (a chunked upload is cut
   // off and cancelled at the limit, never buffered whole).
   const body = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES);
-  return options.mcp(c.req.raw, { token, publicUrl, body });
+  const response = await options.mcp(c.req.raw, { token, publicUrl, body });
+  // The answer carries its request-id from here, so app.ts need not copy it (a copy turns the
+  // string body into a stream the server then reads chunk by chunk).
+  try {
+    response.headers.set("request-id", c.get("requestId"));
+  } catch {
+    // Immutable headers: app.ts copies the response and sets it there.
+  }
+  return response;
 }
 
 export function registerMcpMount(app: Hono<RsEnv>, options: { mcp: AppOptions["mcp"] }): void {
