@@ -2,6 +2,7 @@
 // details, search-candidates.ts searchSql) for one query on a
 // bench dataset (bench/search-data.ts), every stream of the bench manifests in scope: a tool for
 // reading plans, not a benchmark. Usage: tsx bench/pg-explain.ts --schema S --q "tax refund"
+// [--repeat N] [--timing-off] [--summary]
 import { parseArgs } from "node:util";
 import pg from "pg";
 import type { StreamScope } from "../src/core/grant.js";
@@ -19,6 +20,9 @@ const { values } = parseArgs({
     q: { type: "string", default: "invoice" },
     stream: { type: "string" },
     limit: { type: "string", default: "10" },
+    repeat: { type: "string", default: "1" },
+    "timing-off": { type: "boolean", default: false },
+    summary: { type: "boolean", default: false },
   },
 });
 const pool = new pg.Pool({
@@ -55,6 +59,18 @@ const { sql, values: params } = searchSql(
     stamps: false,
   },
 );
-const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS${process.env.TIMING_OFF ? ", TIMING OFF" : ""}) ${sql}`, params);
-for (const r of rows) console.log(r["QUERY PLAN"]);
+// --repeat N: explain N times on one connection and print only the last (warm catalog caches).
+const explain = `EXPLAIN (ANALYZE, BUFFERS${values["timing-off"] ? ", TIMING OFF" : ""}) ${sql}`;
+let rows: { "QUERY PLAN": string }[] = [];
+for (let i = 0; i < Number(values.repeat); i++) {
+  rows = (await pool.query(explain, params)).rows;
+  if (values.summary)
+    console.log(
+      rows
+        .filter((r) => /^(Planning|Execution) Time/.test(r["QUERY PLAN"]))
+        .map((r) => r["QUERY PLAN"])
+        .join("; "),
+    );
+}
+if (!values.summary) for (const r of rows) console.log(r["QUERY PLAN"]);
 await pool.end();

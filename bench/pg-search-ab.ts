@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { type StreamScope, scopeGrantsTime } from "../src/core/grant.js";
+import type { StreamScope } from "../src/core/grant.js";
 import { parseSearchQuery } from "../src/core/search-query.js";
 import { matchedEstimate } from "../src/core/search-ranking.js";
 import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
@@ -30,7 +30,10 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-/** The search before issue 10's one-statement fold: candidates, page rows, texts, stamps apart. */
+/**
+ * The search before issue 10's one-statement fold: candidates, page rows, texts, stamps apart (its
+ * merge of scopes is approximate: it is here for what it costs, not for its answer).
+ */
 async function searchApart(pool: pg.Pool, scopes: StreamScope[], query: SearchQuery) {
   const live = scopes.filter((s) => s.connectionIds.length > 0 && grantedSearchFields(s).length > 0);
   const end = query.offset + query.limit;
@@ -104,7 +107,6 @@ const scopes: StreamScope[] = BENCH_MANIFESTS.flatMap((m) =>
     until: null,
   })),
 );
-void scopeGrantsTime;
 const queries = String(values.q).split(",");
 type Variant = { name: string; run: (pool: pg.Pool, q: string) => Promise<unknown> };
 const variants: Variant[] = [
