@@ -1,9 +1,10 @@
 // The raw-SQL floor of an import, replayed from what the import stored: every record, text field and
 // FTS row of the imported database, computed up front (payload JSON, digests, chunks and search text
 // are not timed), then written into a fresh database of the store's current schema with cached
-// prepared statements — the existence lookup, the INSERTs — in IMMEDIATE transactions closed by the
-// importer's own rule (count or JSON characters). What is left between the importer and this floor is
-// the importer's own work: parsing, validation, digests, and the JS around each statement.
+// prepared statements — the INSERTs (the records one refusing an existing key, as the store does) — in
+// IMMEDIATE transactions closed by the importer's own rule (count or JSON characters). What is left
+// between the importer and this floor is the importer's own work: parsing, validation, digests, and
+// the JS around each statement.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,12 +122,10 @@ export function replayFloor(
         raw.prepare(`INSERT INTO ${t.name} (rowid, ${columns}) VALUES (?${", ?".repeat(n)})`),
       );
     }
-    const find = raw.prepare(
-      "SELECT id, digest, deleted FROM records WHERE connection_id = ? AND stream = ? AND record_id = ?",
-    );
+    // As the store's applyBatch: the key's unique index refuses an existing record, no lookup first.
     const insert = raw.prepare(
       `INSERT INTO records (connection_id, stream, record_id, connector_key, payload, emitted_at, time, version, digest, deleted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (connection_id, stream, record_id) DO NOTHING`,
     );
     const insertField = raw.prepare(
       "INSERT INTO text_fields (record_row, path, size_chars, digest, chunk_count) VALUES (?, ?, ?, ?, ?)",
@@ -139,7 +138,6 @@ export function replayFloor(
     const write = raw.transaction((slice: ReplayRow[]) => {
       const emittedAt = new Date().toISOString();
       for (const r of slice) {
-        find.get(r.connectionId, r.stream, r.recordId);
         const row = insert.run(
           r.connectionId,
           r.stream,

@@ -9,20 +9,23 @@ import type { ImportSource, RunnableItem } from "./types.js";
 import { startImporterWorker } from "./worker-start.js";
 
 /**
- * Below this file size the records are prepared on the main thread as before: starting the worker
- * costs ~30 ms built and ~200 ms from the sources (tsx registers itself in the thread), while the
- * preparation it takes off the main thread is ~15 µs a record (~60 records a KiB of JSONL), so
- * only files of a few MiB repay it with room to spare.
+ * Below this file size the records are prepared on the main thread as before. Until the worker's
+ * first chunk arrives the main thread waits: ~30 ms built, ~100-200 ms from the sources (bundling
+ * included, worker-start.ts), a few hundred ms on a loaded machine. What the worker then takes off
+ * the main thread is ~15 µs a record (~4,500 records, ~65 ms, a MiB of 230-byte JSONL records), so
+ * a file of a few MiB repays the wait with room to spare and a smaller one would lose by it.
  */
 export const PREPARE_IN_WORKER_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
- * Records per chunk crossing the thread boundary (or 1 MiB of JSON), and chunks in flight: enough
- * for the worker to prepare more than one 20,000-record batch ahead, and a few tens of MB at most.
+ * Records per chunk crossing the thread boundary (or 256 KiB of JSON), and chunks in flight: the
+ * worker can prepare a whole 20,000-record batch ahead of the one being written, while what is in
+ * flight stays under ~6 MiB of record JSON (plus the text fields taken out of it) whatever the
+ * record size.
  */
 const CHUNK_RECORDS = 1000;
-const CHUNK_CHARS = 1 << 20;
-const WINDOW = 32;
+const CHUNK_CHARS = 256 * 1024;
+const WINDOW = 24;
 
 /** `source`'s records, read and prepared in a worker thread. */
 export function openGenericWorkerSource(source: GenericSource): ImportSource<RunnableItem> {

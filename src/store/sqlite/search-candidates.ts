@@ -13,11 +13,11 @@
 // - Times come from the covering index records_search_key (migration 6), not from records rows;
 //   records rows are read only for the rows at or above the k-th (score, time), ties included.
 // - Later (CPU per "invoice" search over three streams, 8.1 -> 5.6 ms; floor 2.3 ms, the newest
-//   20,000 doclist rows counted in each stream): a full window of a plain scope is found by stepping to its
-//   rankWindow-th match (count/min/max over it cost twice as much); one word or prefix tests
-//   coverage without re-testing the match; the older count walks doclists forward. What is left is
-//   mostly that floor (window and older count, ~0.4 ms per 10,000 rows per stream) and the top
-//   level of a stream whose page lies far back in time (the bank stream: ~0.6 ms).
+//   20,000 doclist rows counted in each stream): a full window of a plain scope is found by
+//   stepping to its rankWindow-th match (count/min/max over it cost twice as much); one word or
+//   prefix tests coverage without re-testing the match; the older count walks doclists forward.
+//   What is left is mostly that floor (window and older count, ~0.4 ms per 10,000 rows per stream)
+//   and the top level of a stream whose page lies far back in time (the bank stream: ~0.6 ms).
 // Every shortcut is a decision about work, never about the answer: it is exact for any data, and
 // the probes over the window's rowid span can only see more rows than the window, so what they
 // decide (a field covers none of the window) holds for the window too.
