@@ -1,5 +1,6 @@
 // Canonical JSON (object keys sorted, no whitespace) so equal payloads always hash to the same digest.
 import * as crypto from "node:crypto";
+import { codePointLength } from "./text-chunks.js";
 
 // One-shot hashing (Node ≥ 20.12) is several times faster than createHash for small payloads,
 // which matters at 50k records/s; the output is the same "sha256:<hex>" as ids.ts sha256Digest.
@@ -43,4 +44,14 @@ export function windowText(value: unknown): { text: string; json: boolean } | nu
   if (value === undefined || value === null) return null;
   if (typeof value === "string") return { text: value, json: false };
   return { text: canonicalJson(value), json: true };
+}
+
+/**
+ * size_chars and digest of a stored (non-chunked) field value, exactly as its field window reports
+ * them: over windowText's text. Null when the field has no window (absent or null).
+ */
+export function windowMeta(value: unknown): { sizeChars: number; digest: string } | null {
+  const found = windowText(value);
+  if (found === null) return null;
+  return { sizeChars: codePointLength(found.text), digest: fastSha256Digest(found.text) };
 }

@@ -199,7 +199,11 @@ export interface StoredSearchHit {
   emittedAt: string;
   /** Value of title_field when granted and present, else null (the RS builds the fallback). */
   title: string | null;
-  snippet: { field: string; text: string } | null; // balanced <mark>…</mark>, granted fields only
+  /**
+   * Balanced <mark>…</mark>, granted fields only; with the whole field's size and digest as its
+   * field window reports them (read with the hit, for the MCP content ladder).
+   */
+  snippet: { field: string; text: string; sizeChars: number; digest: string } | null;
   matchedFields: string[]; // granted fields only
   score: number; // higher is better
 }

@@ -1,6 +1,7 @@
 // Page details for Postgres search, mirroring sqlite/search-hits.ts: matched fields (granted
 // search fields where any term occurs), a snippet from the first matched field (title field last)
 // built by core/snippet.ts, and the title when granted. Read in batches for the page's hits only.
+import { windowMeta } from "../../core/canonical-json.js";
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import type { SearchTerm } from "../../core/search-query.js";
@@ -159,17 +160,22 @@ async function describeHits(
     let snippet: HitDetails["snippet"] = null;
     for (const field of ordered) {
       let text: string | null;
+      // The whole field's size and digest, as its field window reports them.
+      let whole: { sizeChars: number; digest: string } | null;
       if ((scope.stream.text_fields ?? []).includes(field)) {
         const first = texts.get(c.rid)?.get(field);
+        whole = first ? { sizeChars: first.sizeChars, digest: first.digest } : null;
         text = first ? buildSnippet(first.text, terms) : null;
         if (text === null && first && first.sizeChars > CHUNK_CHARS)
           text = await laterChunkSnippet(db, { rid: c.rid, path: field }, terms);
       } else {
-        const display = displayText(getPath(row.payload, field));
+        const value = getPath(row.payload, field);
+        whole = windowMeta(value);
+        const display = displayText(value);
         text = display === null ? null : buildSnippet(display, terms);
       }
       if (text !== null) {
-        snippet = { field, text };
+        if (whole) snippet = { field, text, ...whole };
         break;
       }
     }

@@ -1,5 +1,6 @@
 // Describes one search hit: title, matched fields (asked of FTS5 per granted column) and a snippet
 // built by core/snippet.ts from the first matched granted field's stored text.
+import { windowMeta } from "../../core/canonical-json.js";
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import type { SearchTerm } from "../../core/search-query.js";
@@ -132,7 +133,11 @@ export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): St
   for (const name of ordered) {
     const text = texts.get(name)?.snippet() ?? null;
     if (text !== null) {
-      snippet = { field: name, text };
+      const meta = isChunked(c, name) ? textMeta(db, c.id, name) : undefined;
+      const whole = meta
+        ? { sizeChars: meta.size_chars, digest: meta.digest }
+        : windowMeta(getPath(payload, name));
+      if (whole) snippet = { field: name, text, ...whole };
       break;
     }
   }
