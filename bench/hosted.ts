@@ -4,7 +4,8 @@
 // server processes, from /proc), the load generator's own CPU-ms per call (it shares the cores) and
 // the server's RSS before, after, and after an idle settle. --per-tool adds one row per call kind
 // of the mix, each alone at c=32 on the same server, and the capacity those costs predict for the
-// mix. The dataset home is generated once into bench/data and reused.
+// mix. The server runs the compiled build (bench/serve-rss.ts buildDist), as an installed package
+// does. The dataset home is generated once into bench/data and reused.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -14,6 +15,7 @@ import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
 import { generateDataset, grantEverything } from "./dataset.js";
 import type { LoadCall, LoadResult } from "./mcp-http-load.js";
 import { type BenchRow, percentile, printRow } from "./measure.js";
+import { buildDist } from "./serve-rss.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "pdpp.js");
@@ -82,11 +84,11 @@ function cpuSeconds(pids: number[]): number {
 
 async function startServe(
   home: string,
-  workers: number,
+  options: { workers: number; entry: string },
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    [BIN, "--home", home, "serve", "--port", "0", "--workers", String(workers)],
+    [options.entry, "--home", home, "serve", "--port", "0", "--workers", String(options.workers)],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
@@ -188,7 +190,9 @@ export async function runHostedBench(options: {
 }): Promise<BenchRow[]> {
   const workers = options.workers ?? availableParallelism();
   const { home, token } = await benchHome(options.records, options.seed, options.home);
-  const server = await startServe(home, workers);
+  // The server runs the compiled build, as an installed package does: a checkout's bin/pdpp.js
+  // runs the sources through tsx, which costs ~55 MB more RSS per process (same CPU once loaded).
+  const server = await startServe(home, { workers, entry: buildDist() });
   const rows: BenchRow[] = [];
   try {
     const pids = processTree(server.pid);
@@ -328,7 +332,7 @@ export async function runHostedBench(options: {
     }
     const rssRow: BenchRow = {
       backend: "sqlite",
-      scenario: `serve RSS, ${workers} workers + primary`,
+      scenario: `serve RSS (compiled build), ${workers} workers + primary`,
       p50_ms: Number.NaN,
       p95_ms: Number.NaN,
       runs: 0,

@@ -76,7 +76,7 @@ async function sampleServe(label: string, options: { args: string[]; home: strin
 }
 
 /** Compile src/ into PACKAGE_DIR/dist (type errors elsewhere in a work tree still emit JS). */
-function buildDist(): string {
+export function buildDist(): string {
   rmSync(PACKAGE_DIR, { recursive: true, force: true });
   mkdirSync(PACKAGE_DIR, { recursive: true });
   copyFileSync(join(ROOT, "package.json"), join(PACKAGE_DIR, "package.json"));
