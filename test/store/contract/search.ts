@@ -1,6 +1,7 @@
 // Contract: full-text search — AND semantics across granted fields, phrases, prefixes, grant
 // hiding (fields, connections, time), snippets, deterministic order, recall and hostile syntax.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { parseSearchQuery, type SearchTerm } from "../../../src/core/search-query.js";
 import { matchesAllTerms } from "../../../src/core/snippet.js";
@@ -9,16 +10,23 @@ import type { SearchQuery, StoredSearchHit } from "../../../src/store/store.js";
 import type { TestBackend } from "../../helpers/backends.js";
 import { allMessages, byteCompare, type Loaded, openLoaded, scopeOf } from "./fixtures.js";
 
+const LONG_BODY = `${"filler words here ".repeat(Math.ceil(CHUNK_CHARS / 18) + 10)} the xylophone <solo> & more`;
+
+/** A snippet's whole-field size and digest, as a field window reports them (code points, sha256). */
+const whole = (text: string) => ({
+  sizeChars: [...text].length,
+  digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+});
+
 export function searchContract(backend: TestBackend): void {
   describe("search", () => {
     let L: Loaded;
     before(async () => {
       L = await openLoaded(backend);
-      const long = `${"filler words here ".repeat(Math.ceil(CHUNK_CHARS / 18) + 10)} the xylophone <solo> & more`;
       await L.store.applyBatch(L.connB, "messages", [
         {
           op: "upsert",
-          data: { message_id: "long", subject: "Concert", body: long, sent_at: "2023-06-01T00:00:00Z" },
+          data: { message_id: "long", subject: "Concert", body: LONG_BODY, sent_at: "2023-06-01T00:00:00Z" },
         },
       ]);
     });
@@ -71,6 +79,7 @@ export function searchContract(backend: TestBackend): void {
       assert.deepEqual(m00.snippet, {
         field: "body",
         text: "Message 0 talks about <mark>budget</mark> and piano.",
+        ...whole("Message 0 talks about budget and piano."),
       });
       assert.equal(typeof m00.score, "number");
       const titleOnly = (await run("march", { scope: scopeOf(L, { fields: ["body"] }) })).hits;
@@ -81,11 +90,20 @@ export function searchContract(backend: TestBackend): void {
 
     test("snippets prefer a non-title field and come from chunked text", async () => {
       const both = (await run("invoice")).hits.find((h) => h.recordId === "m00");
-      assert.deepEqual(both?.snippet, { field: "subject", text: "<mark>Invoice</mark> March" });
+      assert.deepEqual(both?.snippet, {
+        field: "subject",
+        text: "<mark>Invoice</mark> March",
+        ...whole("Invoice March"),
+      });
       const long = (await run("xylophone")).hits;
       assert.deepEqual(ids(long), ["long"]);
       assert.equal(long[0].snippet?.field, "body");
       assert.match(long[0].snippet?.text ?? "", /the <mark>xylophone<\/mark> &lt;solo&gt; &amp; more$/);
+      // A chunked field's size and digest are the whole text's, not the chunk's the snippet came from.
+      assert.deepEqual(
+        { sizeChars: long[0].snippet?.sizeChars, digest: long[0].snippet?.digest },
+        whole(LONG_BODY),
+      );
     });
 
     test("a query matching only a hidden field returns nothing; snippets never show hidden fields", async () => {
