@@ -2,10 +2,10 @@
 // for the in-process SQLite store (generic-worker.ts): while the main thread writes batch k, the worker
 // reads, parses, validates and prepares batch k+1. Same records, positions and errors as the source it
 // replaces; the prepared ops ride along (SerializedItem.prepared) to owner-sink.ts.
-import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { GenericSource } from "./generic.js";
 import { chunkItems, type GenericWorkerData, type PreparedWorkerMessage } from "./generic-prepare.js";
 import type { ImportSource, RunnableItem } from "./types.js";
+import { workerMessages } from "./worker-channel.js";
 import { startImporterWorker } from "./worker-start.js";
 
 /**
@@ -42,47 +42,17 @@ export function openGenericWorkerSource(source: GenericSource): ImportSource<Run
       window: WINDOW,
     };
     const worker = startImporterWorker("generic-worker", data, { bundle: true });
-    const inbox: PreparedWorkerMessage[] = [];
-    let waiting: (() => void) | null = null;
-    let crashed: Error | null = null;
-    const wake = () => {
-      waiting?.();
-      waiting = null;
-    };
-    worker.on("message", (message: PreparedWorkerMessage) => {
-      inbox.push(message);
-      wake();
-    });
-    worker.on("error", (error) => {
-      crashed = error;
-      wake();
-    });
-    worker.on("exit", (code) => {
-      crashed ??= new PdppError("internal_error", `the import preparation thread exited (code ${code})`);
-      wake();
-    });
     let defKey = "";
-    try {
-      for (;;) {
-        const message = inbox.shift();
-        if (!message) {
-          if (crashed) throw crashed;
-          await new Promise<void>((resolve) => (waiting = resolve));
-          continue;
-        }
-        if (message.kind === "def") {
-          defKey = message.defKey;
-          continue;
-        }
-        if (message.kind === "failed") throw new PdppError(errorCode(message.code), message.message);
-        bytesRead = message.bytesRead;
-        if (message.kind === "done") return;
-        worker.postMessage("credit"); // taken: the worker may post one more chunk
-        for (const item of chunkItems(message.chunk, { stream, defKey })) yield item;
+    for await (const message of workerMessages<PreparedWorkerMessage>(
+      worker,
+      "the import preparation thread",
+    )) {
+      if (message.kind === "def") {
+        defKey = message.defKey;
+        continue;
       }
-    } finally {
-      worker.removeAllListeners("exit");
-      await worker.terminate();
+      bytesRead = message.bytesRead;
+      if (message.kind === "items") yield* chunkItems(message.chunk, { stream, defKey });
     }
   }
   return {
@@ -91,8 +61,4 @@ export function openGenericWorkerSource(source: GenericSource): ImportSource<Run
     bytesRead: () => bytesRead,
     totalBytes: source.totalBytes,
   };
-}
-
-function errorCode(code: string): ErrorCode {
-  return code in ERROR_CODES ? (code as ErrorCode) : "internal_error";
 }

@@ -15,6 +15,7 @@ import {
   pushRecord,
 } from "./generic-prepare.js";
 import { csvRecords, jsonlRecords, jsonRecords } from "./generic-readers.js";
+import { creditPoster, failedMessage } from "./worker-channel.js";
 
 const READERS: Record<GenericFormat, RawReader> = { jsonl: jsonlRecords, json: jsonRecords, csv: csvRecords };
 
@@ -22,19 +23,7 @@ const port = parentPort;
 if (!port) throw new PdppError("internal_error", "generic-worker must run in a worker thread");
 const options = workerData as GenericWorkerData;
 
-let credits = options.window;
-let wake: (() => void) | null = null;
-port.on("message", () => {
-  credits++;
-  wake?.();
-  wake = null;
-});
-
-async function post(message: PreparedWorkerMessage): Promise<void> {
-  while (message.kind === "items" && credits <= 0) await new Promise<void>((resolve) => (wake = resolve));
-  if (message.kind === "items") credits--;
-  port!.postMessage(message);
-}
+const post = creditPoster<PreparedWorkerMessage>(port, options.window);
 
 try {
   // What openGenericSource reads for this manifest and stream (the main thread already chose them).
@@ -60,7 +49,6 @@ try {
   if (chunk.json.length > 0) await post({ kind: "items", chunk, bytesRead: source.bytesRead() });
   await post({ kind: "done", bytesRead: source.bytesRead() });
 } catch (error) {
-  const code = error instanceof PdppError ? error.code : "internal_error";
-  await post({ kind: "failed", code, message: (error as Error).message });
+  await post(failedMessage(error));
 }
 // The main thread terminates this worker once it has read "done" or "failed".

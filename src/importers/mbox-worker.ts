@@ -4,6 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PdppError } from "../core/errors.js";
 import { openCountedInput } from "./file-input.js";
 import { mboxItems } from "./mbox.js";
+import { creditPoster, failedMessage } from "./worker-channel.js";
 
 /** One parsed message as it crosses the thread boundary: the record's JSON text, or an error. */
 export type WorkerItem = { json: string; position?: string } | { error: string; position: string };
@@ -25,19 +26,7 @@ const port = parentPort;
 if (!port) throw new PdppError("internal_error", "mbox-worker must run in a worker thread");
 const options = workerData as MboxWorkerData;
 
-let credits = options.window;
-let wake: (() => void) | null = null;
-port.on("message", () => {
-  credits++;
-  wake?.();
-  wake = null;
-});
-
-async function post(message: WorkerMessage): Promise<void> {
-  while (message.kind === "items" && credits <= 0) await new Promise<void>((resolve) => (wake = resolve));
-  if (message.kind === "items") credits--;
-  port!.postMessage(message);
-}
+const post = creditPoster<WorkerMessage>(port, options.window);
 
 try {
   const input = openCountedInput(options.path);
@@ -52,7 +41,6 @@ try {
   if (items.length > 0) await post({ kind: "items", items, bytesRead: input.bytesRead() });
   await post({ kind: "done", bytesRead: input.bytesRead() });
 } catch (error) {
-  const code = error instanceof PdppError ? error.code : "internal_error";
-  await post({ kind: "failed", code, message: (error as Error).message });
+  await post(failedMessage(error));
 }
 // The main thread terminates this worker once it has read "done" or "failed".
