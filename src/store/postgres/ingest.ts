@@ -158,6 +158,13 @@ export async function applyBatch(
         });
       },
     });
+    if (result.added !== result.deleted) {
+      await client.query(
+        `INSERT INTO stream_counts (connection_id, stream, live) VALUES ($1, $2, $3)
+         ON CONFLICT (connection_id, stream) DO UPDATE SET live = stream_counts.live + EXCLUDED.live`,
+        [target.connectionId, stream.name, result.added - result.deleted],
+      );
+    }
   });
   return result;
 }

@@ -53,6 +53,17 @@ export async function getRecord(
 }
 
 export async function countRecords(pool: pg.Pool, scope: StreamScope): Promise<Record<string, number>> {
+  if (!scope.since && !scope.until && scope.connectionIds.length > 0) {
+    // Without a time range every live record is visible: ingest keeps their number (stream_counts).
+    const { rows } = await pool.query<{ connection_id: string; live: string }>(
+      "SELECT connection_id, live FROM stream_counts WHERE stream = $1 AND connection_id = ANY($2::text[])",
+      [scope.stream.name, scope.connectionIds],
+    );
+    const counts: Record<string, number> = {};
+    for (const id of scope.connectionIds) counts[id] = 0;
+    for (const row of rows) counts[row.connection_id] = Number(row.live);
+    return counts;
+  }
   const params = new Params();
   const { rows } = await pool.query<{ connection_id: string; n: string }>(
     `SELECT r.connection_id, count(*) AS n FROM records r WHERE ${scopeClause(params, scope)}

@@ -159,6 +159,12 @@ export function applyPrepared(
       }
     }
     db.stmt("UPDATE store_meta SET value = ? WHERE key = 'version'").run(String(version));
+    if (counts.added !== counts.deleted) {
+      db.stmt(
+        `INSERT INTO stream_counts (connection_id, stream, live) VALUES (?, ?, ?)
+         ON CONFLICT (connection_id, stream) DO UPDATE SET live = live + excluded.live`,
+      ).run(connectionId, stream, counts.added - counts.deleted);
+    }
   });
   run.immediate();
   return counts;

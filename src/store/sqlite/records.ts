@@ -212,6 +212,17 @@ export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, n
   for (const id of scope.connectionIds) counts[id] = 0;
   const live = normalizeScopes([scope]);
   if (live.length === 0) return counts;
+  if (!scope.since && !scope.until) {
+    // Without a time range every live record is visible: ingest keeps their number (stream_counts).
+    const rows = db
+      .stmt(
+        `SELECT connection_id AS id, live AS n FROM stream_counts
+         WHERE stream = ? AND connection_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(scope.stream.name, JSON.stringify(scope.connectionIds)) as { id: string; n: number }[];
+    for (const row of rows) counts[row.id] = row.n;
+    return counts;
+  }
   const where = scopesWhere(live, []);
   const rows = db
     .stmt(

@@ -90,6 +90,49 @@ export function ingestContract(backend: TestBackend): void {
       );
     });
 
+    test("record counts stay exact through adds, updates, deletes, re-creations and a deleted connection", async () => {
+      const connC = (await store.ensureConnection(CONNECTOR, "Counted")).connection_id;
+      const counted = { ...scope(), connectionIds: [connC] };
+      // The time-ranged scope counts with a query over the records (every message is from 2024).
+      const ranged = { ...counted, since: "2000-01-01T00:00:00Z" };
+      const expect = async (n: number) => {
+        assert.deepEqual(await store.countRecords(counted), { [connC]: n });
+        assert.deepEqual(await store.countRecords(ranged), { [connC]: n });
+      };
+      await expect(0);
+      await store.applyBatch(
+        connC,
+        "messages",
+        [1, 2, 3, 4].map((i) => ({ op: "upsert", data: msg(`k${i}`) })),
+      );
+      await expect(4);
+      await store.applyBatch(connC, "messages", [
+        { op: "upsert", data: msg("k1", { subject: "changed" }) }, // update: no change in count
+        { op: "delete", data: { message_id: "k2" } },
+        { op: "delete", data: { message_id: "k2" } }, // already deleted
+        { op: "delete", data: { message_id: "absent" } },
+        { op: "upsert", data: msg("k5") },
+        { op: "delete", data: { message_id: "k5" } }, // added and deleted in one batch
+      ]);
+      await expect(3);
+      await store.applyBatch(connC, "messages", [
+        { op: "upsert", data: msg("k2") }, // re-created from its tombstone
+        { op: "upsert", data: msg("k3") }, // unchanged
+      ]);
+      await expect(4);
+      await store.applyBatch(
+        connC,
+        "messages",
+        [1, 2, 3, 4].map((i) => ({ op: "delete", data: { message_id: `k${i}` } })),
+      );
+      await expect(0);
+      await store.applyBatch(connC, "messages", [{ op: "upsert", data: msg("k9") }]);
+      await expect(1);
+      assert.equal(await store.deleteConnection(connC), true);
+      const again = (await store.ensureConnection(CONNECTOR, "Counted")).connection_id;
+      assert.deepEqual(await store.countRecords({ ...counted, connectionIds: [again] }), { [again]: 0 });
+    });
+
     test("a batch is all or nothing: an op that cannot be stored never leaves a partial batch", async () => {
       const circular: Record<string, unknown> = msg("c2");
       circular.extra = circular;
