@@ -38,13 +38,27 @@ function matchedTokenIndexes(tokens: Token[], terms: SearchTerm[]): Set<number> 
   return matched;
 }
 
+/**
+ * A necessary condition for `term` to occur: a token matching it is a substring of the text, and
+ * lowercasing the whole text lowercases each token as it does alone (tokens are maximal runs of
+ * letters, marks and digits, so the one context rule, final sigma, sees the same neighbours).
+ * Far cheaper than tokenising a long text that holds none of the terms.
+ */
+function mayOccur(lowered: string, term: SearchTerm): boolean {
+  return term.kind === "phrase" ? term.words.every((w) => lowered.includes(w)) : lowered.includes(term.text);
+}
+
 /** True when at least one term occurs in the text (a field's membership in matched_fields). */
 export function matchesTerms(text: string, terms: SearchTerm[]): boolean {
+  const lowered = text.toLowerCase();
+  if (!terms.some((term) => mayOccur(lowered, term))) return false;
   return matchedTokenIndexes(tokenize(text), terms).size > 0;
 }
 
 /** True when every term occurs in the text. */
 export function matchesAllTerms(text: string, terms: SearchTerm[]): boolean {
+  const lowered = text.toLowerCase();
+  if (!terms.every((term) => mayOccur(lowered, term))) return false;
   const tokens = tokenize(text);
   return terms.every((term) => matchedTokenIndexes(tokens, [term]).size > 0);
 }
@@ -87,11 +101,15 @@ export function buildSnippet(
   return analyzeText(text, terms).snippet(options);
 }
 
+const NO_MATCH = { matches: false, snippet: () => null };
+
 /** A text tokenised once for a term set: whether any term occurs, and its snippet on demand. */
 export function analyzeText(
   text: string,
   terms: SearchTerm[],
 ): { matches: boolean; snippet: (options?: { maxChars?: number }) => string | null } {
+  const lowered = text.toLowerCase();
+  if (!terms.some((term) => mayOccur(lowered, term))) return NO_MATCH;
   const tokens = tokenize(text);
   const matched = matchedTokenIndexes(tokens, terms);
   return {
