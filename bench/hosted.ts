@@ -271,7 +271,19 @@ export async function runHostedBench(options: {
       };
     };
     type Measured = Awaited<ReturnType<typeof measure>>;
-    const mcp = await measure("hosted /mcp, c=32, search/fetch/query_records mix", calls, options.calls);
+    // The first run after start pays the workers' warm-up (V8 optimisation, each worker's SQLite
+    // page cache over the dataset): measured 2.1-2.4 server CPU-ms/call against 1.8 for the same
+    // calls once warm. Both are printed; the target applies to the warm run.
+    const cold = await measure(
+      "hosted /mcp, c=32, search/fetch/query_records mix, first run after start",
+      calls,
+      options.calls,
+    );
+    const mcp = await measure(
+      "hosted /mcp, c=32, search/fetch/query_records mix, warm",
+      calls,
+      options.calls,
+    );
     const floor = await measure(
       "floor: plain GET /v1/search, c=32",
       calls,
@@ -293,7 +305,7 @@ export async function runHostedBench(options: {
     const describe = (m: Measured) =>
       `${m.rate.toFixed(0)} calls/s, ${m.r.failureCount} errors, ${m.cpuMs.toFixed(2)} CPU-ms/call` +
       ` (load generator ${m.clientCpuMs.toFixed(2)}), load ${m.load}`;
-    for (const m of [mcp, floor, ...tools.map((t) => t.m)]) {
+    for (const m of [cold, mcp, floor, ...tools.map((t) => t.m)]) {
       const row: BenchRow = {
         backend: "sqlite",
         scenario: m.label,
@@ -303,7 +315,7 @@ export async function runHostedBench(options: {
         target: m === mcp ? "≥ 1,000 calls/s, 0 errors" : "—",
         note:
           describe(m) +
-          (m === mcp ? `, ratio to floor ${(m.rate / floor.rate).toFixed(2)}` : "") +
+          (m === mcp || m === cold ? `, ratio to floor ${(m.rate / floor.rate).toFixed(2)}` : "") +
           (m.r.failures.length ? `; first: ${m.r.failures[0]}` : ""),
       };
       printRow(row);
