@@ -95,23 +95,9 @@ class SqliteStore implements Store {
   }
 
   async applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
-    const connection = this.admin.getConnection(connectionId);
-    if (!connection)
-      throw new PdppError("connection_not_found", `connection ${connectionId} does not exist.`);
-    const def = this.admin.streamDef(connection.connector_key, stream);
-    if (!def) {
-      throw new PdppError(
-        "stream_not_found",
-        `connector ${connection.connector_key} has no stream ${stream}.`,
-      );
-    }
+    const { def, target } = this.ingestTarget(connectionId, stream);
     const { prepared, rejected } = prepareBatch(ops, def);
-    const counts = applyPrepared(
-      this.db,
-      { connectionId, connectorKey: connection.connector_key, stream, search: def.query?.search },
-      prepared,
-    );
-    return { ...counts, rejected };
+    return { ...applyPrepared(this.db, target, prepared), rejected };
   }
 
   /**
@@ -124,6 +110,13 @@ class SqliteStore implements Store {
     stream: string,
     batch: { defKey: string; ops: PreparedOp[] },
   ): Omit<IngestResult, "rejected"> | null {
+    const { def, target } = this.ingestTarget(connectionId, stream);
+    if (streamDefKey(def) !== batch.defKey) return null;
+    return applyPrepared(this.db, target, batch.ops);
+  }
+
+  /** The stream definition and write target of a batch; typed errors for an unknown connection or stream. */
+  private ingestTarget(connectionId: string, stream: string) {
     const connection = this.admin.getConnection(connectionId);
     if (!connection)
       throw new PdppError("connection_not_found", `connection ${connectionId} does not exist.`);
@@ -134,12 +127,13 @@ class SqliteStore implements Store {
         `connector ${connection.connector_key} has no stream ${stream}.`,
       );
     }
-    if (streamDefKey(def) !== batch.defKey) return null;
-    return applyPrepared(
-      this.db,
-      { connectionId, connectorKey: connection.connector_key, stream, search: def.query?.search },
-      batch.ops,
-    );
+    const target = {
+      connectionId,
+      connectorKey: connection.connector_key,
+      stream,
+      search: def.query?.search,
+    };
+    return { def, target };
   }
 
   async listRecords(scopes: StreamScope[], query: ListQuery) {
