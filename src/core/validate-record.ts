@@ -45,6 +45,54 @@ function isUnstorable(text: string): boolean {
   return UNSTORABLE_RE.test(text);
 }
 
+const toWellFormed = (String.prototype as { toWellFormed?: () => string }).toWellFormed;
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with every lone surrogate and NUL replaced by U+FFFD (what lossy UTF-8 decoding gives). */
+export function repairText(text: string): string {
+  const formed = toWellFormed ? toWellFormed.call(text) : text.replace(LONE_SURROGATE_RE, "\ufffd");
+  return formed.includes("\u0000") ? formed.replaceAll("\u0000", "\ufffd") : formed;
+}
+
+/**
+ * `value` with every string (and key) the stores cannot hold repaired by repairText, sharing what
+ * needed no repair; `paths` lists the repaired paths (objects/arrays are copied only along them).
+ */
+export function repairUnstorable(
+  value: unknown,
+  path = "",
+  paths: string[] = [],
+): { value: unknown; paths: string[] } {
+  if (typeof value === "string") {
+    if (!isUnstorable(value)) return { value, paths };
+    paths.push(path || "(value)");
+    return { value: repairText(value), paths };
+  }
+  if (value === null || typeof value !== "object") return { value, paths };
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    value.forEach((item, i) => {
+      const fixed = repairUnstorable(item, `${path}[${i}]`, paths).value;
+      if (fixed === item) return;
+      out ??= [...value];
+      out[i] = fixed;
+    });
+    return { value: out ?? value, paths };
+  }
+  let out: Record<string, unknown> | null = null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    const fixed = repairUnstorable(inner, at, paths).value;
+    const badKey = isUnstorable(key);
+    if (badKey) paths.push(at);
+    if (fixed === inner && !badKey) continue;
+    out ??= { ...(value as Record<string, unknown>) };
+    if (badKey) delete out[key];
+    out[badKey ? repairText(key) : key] = fixed;
+  }
+  return { value: out ?? value, paths };
+}
+
 /** The path of the first string (or key) that holds NUL or a lone surrogate, or null. */
 function unstorablePath(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === "string") return isUnstorable(value) ? path || "(value)" : null;

@@ -31,8 +31,20 @@ export function agentLogManifest(options: {
           type: "object",
           properties: {
             session_id: { type: "string" },
-            title: { type: "string", description: "The session's first user prompt (shortened)." },
-            project: { type: "string", description: "The project folder the log was found in." },
+            title: {
+              type: "string",
+              description:
+                "The session's title: the user's rename, else the agent's own title, else the log's summary, else the first real user prompt (shortened).",
+            },
+            title_source: {
+              type: "string",
+              description: "Where the title came from: rename, ai, summary or prompt.",
+            },
+            project: {
+              type: "string",
+              description:
+                "The project folder of the log (Claude Code names it after the working directory).",
+            },
             cwd: { type: "string", description: "The working directory the agent ran in." },
             git_branch: { type: "string" },
             git_commit: { type: "string" },
@@ -40,7 +52,11 @@ export function agentLogManifest(options: {
             model: { type: "string", description: "The first model the session used." },
             started_at: { type: "string", format: "date-time" },
             ended_at: { type: "string", format: "date-time" },
-            message_count: { type: "integer", description: "User and assistant text turns." },
+            message_count: {
+              type: "integer",
+              description:
+                "User and assistant text turns (injected context and sub-agents' turns not counted).",
+            },
             tool_call_count: { type: "integer" },
           },
           required: ["session_id"],
@@ -71,7 +87,6 @@ export function agentLogManifest(options: {
         primary_key: ["session_id", "message_id"],
         cursor_field: "sent_at",
         time_field: "sent_at",
-        title_field: "session_title",
         schema: {
           type: "object",
           properties: {
@@ -80,9 +95,9 @@ export function agentLogManifest(options: {
             kind: {
               type: "string",
               description:
-                "text (a user or assistant turn), tool_call, tool_result, thinking/reasoning, or context (instructions the agent injected).",
+                "text (a user or assistant turn), tool_call, tool_result, thinking/reasoning, or context (what the agent injected on the user's side: instructions, command echoes, interruptions, compaction summaries).",
             },
-            role: { type: "string", description: "user, assistant or tool, as the log records it." },
+            role: { type: "string", description: "user, assistant, or tool for a tool's result." },
             text: {
               type: "string",
               description: "The turn's text, a tool call's input, or a tool result's output.",
@@ -92,7 +107,6 @@ export function agentLogManifest(options: {
             is_error: { type: "boolean", description: "A tool result that reported an error." },
             model: { type: "string" },
             sent_at: { type: "string", format: "date-time" },
-            session_title: { type: "string" },
             cwd: { type: "string" },
             git_branch: { type: "string" },
             parent_id: { type: "string", description: "The previous entry in the log's conversation tree." },
@@ -102,7 +116,7 @@ export function agentLogManifest(options: {
         },
         text_fields: ["text"],
         query: {
-          search: ["text", "session_title", "tool_name"],
+          search: ["text", "tool_name"],
           exact_filters: [
             "session_id",
             "kind",

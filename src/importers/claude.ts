@@ -1,12 +1,17 @@
 // The claude.ai importer: the data export's conversations.json (or the export zip, entry streamed) →
-// conversations + messages. Message ids are scoped to their conversation; content blocks become text,
-// thinking and tool text; attachments and files are kept as metadata (their extracted text is searchable).
+// conversations + messages, and its projects (projects.json, or projects/*.json) → projects + their
+// knowledge docs. Message ids are scoped to their conversation; edits and retries stay as the tree the
+// export holds (parent_message_uuid) with the branch the conversation shows marked; content blocks
+// become text, thinking and tool text; attachments and files are kept as metadata (their extracted
+// text is searchable). An untitled conversation is titled from its first human message.
 import { PdppError } from "../core/errors.js";
 import { CLAUDE_MANIFEST } from "./claude-manifest.js";
+import { openClaudeProjects } from "./claude-projects.js";
 import { contentBlocks, inputText, isObject, isoTime, resultText, stringOr } from "./content-blocks.js";
 import { countChunks, openCountedInput } from "./file-input.js";
 import type { ImportFormat } from "./import-format.js";
 import { streamJsonArray } from "./json-array-stream.js";
+import { titleOf } from "./session-summary.js";
 import type { ImportItem, ImportSource } from "./types.js";
 import { isZipFile, listZip, openZipMember } from "./zip-file.js";
 
@@ -39,20 +44,31 @@ export async function openClaudeSource(path: string): Promise<ImportSource> {
       );
     }
     const counted = countChunks((await openZipMember(path, member.name)) as AsyncIterable<Buffer>);
+    const projects = await openClaudeProjects(path, { zip: true });
     return {
       manifest: CLAUDE_MANIFEST,
-      items: claudeItems(counted.chunks),
-      bytesRead: counted.bytesRead,
-      totalBytes: member.uncompressedSize,
+      items: withProjects(claudeItems(counted.chunks), projects.items),
+      bytesRead: () => counted.bytesRead() + projects.bytesRead(),
+      totalBytes: member.uncompressedSize + projects.totalBytes,
     };
   }
   const input = openCountedInput(path);
+  // An unzipped export: projects.json (or projects/) beside conversations.json.
+  const projects = await openClaudeProjects(path, { zip: false });
   return {
     manifest: CLAUDE_MANIFEST,
-    items: claudeItems(input.chunks),
-    bytesRead: input.bytesRead,
-    totalBytes: input.totalBytes,
+    items: withProjects(claudeItems(input.chunks), projects.items),
+    bytesRead: () => input.bytesRead() + projects.bytesRead(),
+    totalBytes: (input.totalBytes ?? 0) + projects.totalBytes,
   };
+}
+
+async function* withProjects(
+  conversations: AsyncIterable<ImportItem>,
+  projects: () => AsyncIterable<ImportItem>,
+): AsyncGenerator<ImportItem> {
+  yield* conversations;
+  yield* projects();
 }
 
 export async function* claudeItems(chunks: AsyncIterable<Buffer>): AsyncGenerator<ImportItem> {
@@ -79,9 +95,8 @@ function* conversationItems(value: unknown, position: string): Generator<ImportI
     yield { error: "conversation has no uuid", position };
     return;
   }
-  const title = stringOr(value.name, "");
   const rawMessages = Array.isArray(value.chat_messages) ? value.chat_messages : [];
-  const messages: Record<string, unknown>[] = [];
+  const valid: { raw: Record<string, unknown>; index: number }[] = [];
   const errors: ImportItem[] = [];
   for (const [i, raw] of rawMessages.entries()) {
     const at = `${position} message ${i + 1}`;
@@ -93,13 +108,26 @@ function* conversationItems(value: unknown, position: string): Generator<ImportI
       errors.push({ error: "message has no uuid", position: at });
       continue;
     }
-    messages.push({
-      ...messageRecord(raw),
-      conversation_id: conversationId,
-      conversation_title: title,
-      index: i,
-    });
+    valid.push({ raw, index: i });
   }
+  const current = currentBranch(
+    valid.map((v) => v.raw),
+    stringOr(value.current_leaf_message_uuid, null),
+  );
+  const records = valid.map(({ raw, index }) => ({
+    ...messageRecord(raw),
+    index,
+    parent_message_uuid: stringOr(raw.parent_message_uuid, null),
+    on_current_branch: current === null || current.has(raw.uuid as string),
+  }));
+  const named = stringOr(value.name, "").trim();
+  const firstHuman = records.find((m) => m.sender === "human" && m.on_current_branch && m.text !== "");
+  const title = named !== "" ? stringOr(value.name, "") : firstHuman ? titleOf(firstHuman.text) : "";
+  const messages: Record<string, unknown>[] = records.map((m) => ({
+    ...m,
+    conversation_id: conversationId,
+    conversation_title: title,
+  }));
   const attachmentCount = messages.reduce((n, m) => n + (m.attachments as unknown[]).length, 0);
   yield {
     stream: "conversations",
@@ -112,6 +140,9 @@ function* conversationItems(value: unknown, position: string): Generator<ImportI
       updated_at: isoTime(value.updated_at),
       message_count: messages.length,
       attachment_count: attachmentCount,
+      project_id: isObject(value.project)
+        ? stringOr(value.project.uuid, null)
+        : stringOr(value.project_uuid, null),
     },
   };
   for (const m of messages) {
@@ -120,7 +151,39 @@ function* conversationItems(value: unknown, position: string): Generator<ImportI
   yield* errors;
 }
 
-function messageRecord(raw: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The messages on the branch the conversation shows: from its current leaf (the export's
+ * current_leaf_message_uuid when it has one, else the newest leaf, as claude.ai opens it) back through
+ * parent_message_uuid. Null when the messages carry no parents (an older, linear export).
+ */
+export function currentBranch(
+  messages: Record<string, unknown>[],
+  currentLeaf: string | null,
+): Set<string> | null {
+  if (!messages.some((m) => typeof m.parent_message_uuid === "string")) return null;
+  const byId = new Map(messages.map((m) => [m.uuid as string, m]));
+  const parents = new Set<unknown>(messages.map((m) => m.parent_message_uuid));
+  let leaf = currentLeaf !== null && byId.has(currentLeaf) ? byId.get(currentLeaf) : undefined;
+  if (!leaf) {
+    // The newest message nothing answers; on equal times the later in the file.
+    const time = (m: Record<string, unknown>) => isoTime(m.created_at) ?? "";
+    for (const m of messages) {
+      if (parents.has(m.uuid)) continue;
+      if (!leaf || time(m) >= time(leaf)) leaf = m;
+    }
+  }
+  const branch = new Set<string>();
+  for (let at = leaf; at && !branch.has(at.uuid as string); ) {
+    branch.add(at.uuid as string);
+    const parent = at.parent_message_uuid;
+    at = typeof parent === "string" ? byId.get(parent) : undefined;
+  }
+  return branch;
+}
+
+function messageRecord(
+  raw: Record<string, unknown>,
+): Record<string, unknown> & { sender: string; text: string } {
   const texts: string[] = [];
   const thinking: string[] = [];
   const tools: string[] = [];

@@ -1,11 +1,13 @@
 // The Codex CLI importer: session rollouts ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl) → sessions +
 // messages. Reads the envelope layout ({timestamp, type, payload}: session_meta, turn_context,
-// response_item, event_msg) and the older bare layout (a meta line, then bare response items).
-// Messages are the response items (event_msg lines repeat them for the UI and are not imported).
+// response_item, event_msg) and the older bare layout of 2025 (a meta line {id, timestamp,
+// instructions, git}, then bare response items without times; the working directory only in the
+// injected <environment_context>). Messages are the response items (event_msg lines repeat them for
+// the UI and are not imported).
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { agentLogManifest, SESSION_FACTS } from "./agent-log-manifest.js";
-import { isObject, isoTime, resultText, stringOr } from "./content-blocks.js";
+import { blockMarker, isObject, isoTime, resultText, stringOr } from "./content-blocks.js";
 import type { ImportFormat } from "./import-format.js";
 import { type LogFile, type LogLine, openLogDirSource } from "./log-dir.js";
 import { newSession, offerTitle, type SessionSummary, setFact, touch } from "./session-summary.js";
@@ -14,7 +16,7 @@ import type { ImportItem, ImportSource } from "./types.js";
 export const CODEX_MANIFEST = agentLogManifest({
   connectorKey: "codex",
   displayName: "Codex",
-  version: "1",
+  version: "2",
   description:
     "Codex CLI sessions from its rollout logs ($CODEX_HOME/sessions/**/rollout-*.jsonl): turns, tool calls and outputs.",
 });
@@ -27,7 +29,7 @@ export function defaultCodexDir(env: NodeJS.ProcessEnv = process.env): string {
 export function openCodexSource(dir: string): Promise<ImportSource> {
   return openLogDirSource(dir, {
     manifest: CODEX_MANIFEST,
-    format: "codex/1",
+    format: "codex/2",
     isLog: (path) => /(^|\/)rollout-[^/]*\.jsonl$/.test(path),
     readFile: codexFileItems,
     sessionFacts: SESSION_FACTS,
@@ -52,10 +54,39 @@ export const CODEX_FORMAT: ImportFormat = {
     if (!log) return 0;
     const text = probe.kind === "file" ? probe.headText : await probe.head(log);
     const first = (text ?? "").split("\n", 1)[0] ?? "";
-    if (/"type"\s*:\s*"session_meta"/.test(first)) return 0.9;
+    if (/"type"\s*:\s*"session_meta"/.test(first) || isBareMeta(first)) return 0.9;
     return probe.kind === "directory" ? 0.6 : 0;
   },
 };
+
+/** The bare layout's first line: {id, timestamp, instructions|git…} with no `type`. */
+function isBareMeta(line: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  return (
+    isObject(value) &&
+    value.type === undefined &&
+    typeof value.id === "string" &&
+    typeof value.timestamp === "string" &&
+    ("instructions" in value || "git" in value)
+  );
+}
+
+/** The working directory in an <environment_context> block (the bare layout has it nowhere else). */
+function contextCwd(text: string): string | null {
+  const found = /<cwd>([^<]*)<\/cwd>/.exec(text)?.[1]?.trim();
+  return found ? found : null;
+}
+
+/** The time in a rollout file name (rollout-2025-05-07T17-24-21-<uuid>.jsonl), as ISO-8601 UTC. */
+function timeFromName(file: LogFile): string | null {
+  const m = /rollout-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})/.exec(basename(file.relative));
+  return m ? isoTime(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`) : null;
+}
 
 /** Text Codex injects as a user message (instructions, environment): kept, as kind `context`. */
 const CONTEXT_PREFIX =
@@ -73,6 +104,8 @@ export async function* codexFileItems(
 ): AsyncGenerator<ImportItem> {
   let session: SessionSummary | null = null;
   let model: string | null = null;
+  // The bare layout's items carry no time: they fall back to the session's start (or the file name's).
+  let start: string | null = null;
   const toolNames = new Map<string, string>(); // call_id → tool name, to name the outputs
   const open = (id: string): SessionSummary => {
     const known = context.sessions.get(id);
@@ -92,7 +125,8 @@ export async function* codexFileItems(
     const enveloped = typeof entry.type === "string" && isObject(entry.payload);
     const kind = enveloped ? (entry.type as string) : null;
     const payload = enveloped ? (entry.payload as Record<string, unknown>) : entry;
-    const time = isoTime(entry.timestamp) ?? isoTime(payload.timestamp);
+    const stamped = isoTime(entry.timestamp) ?? isoTime(payload.timestamp);
+    const time = stamped ?? start ?? timeFromName(context.file);
 
     // Session metadata: the envelope's session_meta, or the bare layout's first line ({id, timestamp…}).
     if (
@@ -103,7 +137,10 @@ export async function* codexFileItems(
         yield { error: "session_meta has no id", position: line.position };
         continue;
       }
+      // A resumed or forked rollout repeats its parent's meta after its own: the first one is the file's.
+      if (session) continue;
       session = open(payload.id);
+      start = stamped;
       touch(session, time);
       setFact(session, "cwd", payload.cwd);
       setFact(session, "version", payload.cli_version);
@@ -125,13 +162,17 @@ export async function* codexFileItems(
     const record = responseRecord(payload, toolNames);
     if (!record) continue;
     if (record.kind === "text") {
-      if (record.role === "user" && CONTEXT_PREFIX.test(record.text as string)) record.kind = "context";
-      else {
+      if (record.role === "user" && CONTEXT_PREFIX.test(record.text as string)) {
+        record.kind = "context";
+        setFact(session, "cwd", contextCwd(record.text as string));
+      } else {
         session.message_count++;
-        if (record.role === "user") offerTitle(session, record.text as string, time);
+        if (record.role === "user" && record.prompt !== "")
+          offerTitle(session, record.prompt as string, time);
       }
     }
     if (record.kind === "tool_call") session.tool_call_count++;
+    const { prompt: _prompt, ...fields } = record;
     yield {
       stream: "messages",
       position: line.position,
@@ -142,10 +183,9 @@ export async function* codexFileItems(
         tool_name: null,
         tool_use_id: null,
         is_error: null,
-        ...record,
+        ...fields,
         model: record.role === "user" ? null : model,
         sent_at: time,
-        session_title: session.title ?? "",
         cwd: session.facts.cwd ?? null,
         git_branch: session.facts.git_branch ?? null,
         parent_id: null,
@@ -165,12 +205,19 @@ function responseRecord(
     case "message": {
       const role = stringOr(item.role, "unknown");
       if (role !== "user" && role !== "assistant") return null; // developer/system instructions
-      const text = (Array.isArray(item.content) ? item.content : [])
-        .filter(isObject)
+      const parts = (Array.isArray(item.content) ? item.content : []).filter(isObject);
+      // A pasted image leaves a marker (its bytes are not kept); the prompt alone may title the session.
+      const prompt = parts
         .map((part) => (typeof part.text === "string" ? part.text : ""))
         .filter((t) => t !== "")
         .join("\n\n");
-      return text === "" ? null : { kind: "text", role, text };
+      const text = parts
+        .map((part) =>
+          typeof part.text === "string" ? part.text : part.type === "input_image" ? blockMarker(part) : "",
+        )
+        .filter((t) => t !== "")
+        .join("\n\n");
+      return text === "" ? null : { kind: "text", role, text, prompt };
     }
     case "reasoning": {
       const summary = (Array.isArray(item.summary) ? item.summary : [])
@@ -219,7 +266,21 @@ function responseRecord(
   }
 }
 
-/** A tool output: a string (often JSON {output, metadata:{exit_code}}) or an object {content, success}. */
+/**
+ * A shell run's exit code in Codex's plain-text output: `Exit code: 1` first, then `Wall time: …` and
+ * `Output:`; or the unified exec's header, whose `Process exited with code 1` line precedes `Output:`.
+ */
+function plainExitCode(text: string): number | null {
+  const header = text.slice(0, Math.max(0, text.indexOf("\nOutput:")) || 300);
+  const code = /^Exit code: (-?\d+)$/m.exec(header) ?? /^Process exited with code (-?\d+)$/m.exec(header);
+  return code ? Number(code[1]) : null;
+}
+
+/**
+ * A tool output: a string (plain text, or JSON {output, metadata:{exit_code}}), content items
+ * ([{type:"input_text", text}, {type:"input_image", image_url}]: the text kept, each image marked,
+ * its base64 never stored), or an object {content, success}.
+ */
 function outputText(output: unknown): { text: string; isError: boolean | null } {
   let value = output;
   if (typeof output === "string" && output.startsWith("{")) {
@@ -229,7 +290,11 @@ function outputText(output: unknown): { text: string; isError: boolean | null } 
       value = output;
     }
   }
-  if (typeof value === "string") return { text: value, isError: null };
+  if (typeof value === "string") {
+    const code = plainExitCode(value);
+    return { text: value, isError: code === null ? null : code !== 0 };
+  }
+  if (Array.isArray(value)) return { text: resultText(value), isError: null };
   if (isObject(value)) {
     const text =
       typeof value.output === "string" ? value.output : resultText(value.content ?? JSON.stringify(value));

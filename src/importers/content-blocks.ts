@@ -32,7 +32,23 @@ export function contentBlocks(content: unknown): ContentBlock[] {
   return content.filter(isObject) as ContentBlock[];
 }
 
-/** A tool result's content as text: a string, or its text blocks joined (images and others named). */
+/**
+ * The marker a non-text block leaves in text, so an agent reading the turn knows something was there
+ * (its bytes are never stored): `[image: image/png]`, `[document: application/pdf]`, `[image: <url>]`.
+ * Anthropic blocks carry `source.media_type` (or a URL source); Codex content items an `image_url`
+ * that is a data: URL or a link.
+ */
+export function blockMarker(block: Record<string, unknown>): string {
+  const kind = typeof block.type === "string" ? block.type.replace(/^input_/, "") : "attachment";
+  const source = isObject(block.source) ? block.source : {};
+  let what: unknown = source.media_type ?? source.url ?? null;
+  const url = typeof block.image_url === "string" ? block.image_url : null;
+  if (what === null && url !== null)
+    what = /^data:([^;,]+)/.exec(url)?.[1] ?? (url.startsWith("data:") ? null : url);
+  return typeof what === "string" && what !== "" ? `[${kind}: ${what}]` : `[${kind}]`;
+}
+
+/** A tool result's content as text: a string, or its text blocks joined (images and others marked). */
 export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content))
@@ -42,7 +58,7 @@ export function resultText(content: unknown): string {
       if (typeof part === "string") return part;
       if (!isObject(part)) return "";
       if (typeof part.text === "string") return part.text;
-      return typeof part.type === "string" ? `[${part.type}]` : "";
+      return typeof part.type === "string" ? blockMarker(part) : "";
     })
     .filter((t) => t !== "")
     .join("\n");

@@ -19,6 +19,8 @@ export interface FileEntry {
   /** Records the file yielded per stream (sessions excluded: they are rebuilt from `sessions`). */
   records: Record<string, number>;
   sessions: SessionSummary[];
+  /** What the file left for other files to settle (log-dir.ts LogFormat.settle). */
+  pending?: unknown[];
 }
 
 interface StateDocument {

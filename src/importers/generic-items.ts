@@ -1,7 +1,9 @@
 // The record half of the generic importers, light enough for a worker thread (no manifest validation):
 // what a format reader yields, and the typing of raw records for their stream.
+
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/canonical-json.js";
+import { clipText } from "../core/clip-text.js";
 import type { StreamDef } from "../core/manifest.js";
 import { CONTENT_HASH_FIELD } from "./infer.js";
 import type { ImportItem } from "./types.js";
@@ -54,14 +56,14 @@ export function typeTextValues(
       const n = Number(text);
       if (text === "" || !Number.isFinite(n) || (type === "integer" && !Number.isInteger(n))) {
         return {
-          error: `field ${name}: ${JSON.stringify(String(value).slice(0, 40))} is not ${type === "integer" ? "an integer" : "a number"}`,
+          error: `field ${name}: ${JSON.stringify(clipText(String(value), 40))} is not ${type === "integer" ? "an integer" : "a number"}`,
         };
       }
       data[name] = n;
     } else if (type === "boolean") {
       const lower = text.toLowerCase();
       if (!["true", "false", "yes", "no", "1", "0"].includes(lower)) {
-        return { error: `field ${name}: ${JSON.stringify(String(value).slice(0, 40))} is not a boolean` };
+        return { error: `field ${name}: ${JSON.stringify(clipText(String(value), 40))} is not a boolean` };
       }
       data[name] = ["true", "yes", "1"].includes(lower);
     } else data[name] = value;

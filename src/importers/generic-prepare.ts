@@ -4,6 +4,7 @@
 import type { Manifest, StreamDef } from "../core/manifest.js";
 import { type PreparedOp, prepareOp } from "../store/sqlite/ingest-prepare.js";
 import type { GenericFormat } from "./generic-items.js";
+import { recordJson } from "./record-json.js";
 import type { RunnableItem } from "./types.js";
 
 /**
@@ -27,6 +28,8 @@ export interface PreparedChunk {
   /** FTS values of every item, `searchLength[i]` of them (-1: the item has none, search null). */
   search: (string | null)[];
   searchLength: number[];
+  /** What record-json.ts repaired in the item, or null. */
+  repaired: (string | null)[];
 }
 
 export function emptyChunk(): PreparedChunk {
@@ -42,18 +45,23 @@ export function emptyChunk(): PreparedChunk {
     texts: [],
     search: [],
     searchLength: [],
+    repaired: [],
   };
 }
 
-function pushItem(chunk: PreparedChunk, json: string | null, reason: string | null, position?: string) {
-  chunk.position.push(position);
-  chunk.json.push(json);
-  chunk.reason.push(reason);
+function pushItem(
+  chunk: PreparedChunk,
+  item: { json: string | null; reason: string | null; position?: string; repaired?: string | null },
+) {
+  chunk.position.push(item.position);
+  chunk.json.push(item.json);
+  chunk.reason.push(item.reason);
+  chunk.repaired.push(item.repaired ?? null);
 }
 
 /** A malformed input unit (reported with its position and skipped). */
 export function pushError(chunk: PreparedChunk, item: { error: string; position: string }): void {
-  pushItem(chunk, null, item.error, item.position);
+  pushItem(chunk, { json: null, reason: item.error, position: item.position });
   pushOp(chunk, null, null);
 }
 
@@ -82,15 +90,17 @@ export function pushRecord(
   record: { data: Record<string, unknown>; position?: string },
   def: StreamDef,
 ): number {
-  const json = JSON.stringify(record.data);
+  const built = recordJson(record.data);
+  const json = built.json;
   // The record itself when the round trip changes nothing (always, unless a number overflowed).
-  const data = survivesJson(record.data) ? record.data : (JSON.parse(json) as Record<string, unknown>);
+  const data = survivesJson(built.data) ? built.data : (JSON.parse(json) as Record<string, unknown>);
   const op = prepareOp({ op: "upsert", data }, def);
+  const item = { json, position: record.position, repaired: built.repaired };
   if ("reason" in op) {
-    pushItem(chunk, json, op.reason, record.position);
+    pushItem(chunk, { ...item, reason: op.reason });
     pushOp(chunk, null, null);
   } else {
-    pushItem(chunk, json, null, record.position);
+    pushItem(chunk, { ...item, reason: null });
     // The stored payload is usually the record's own JSON text: it crosses once, not twice.
     pushOp(chunk, op, op.payloadJson === json ? null : op.payloadJson);
   }
@@ -127,7 +137,14 @@ export function chunkItems(chunk: PreparedChunk, target: { stream: string; defKe
             texts,
             search,
           };
-    items[i] = { stream: target.stream, json, position, prepared: { defKey: target.defKey, op } };
+    const repaired = chunk.repaired[i];
+    items[i] = {
+      stream: target.stream,
+      json,
+      position,
+      prepared: { defKey: target.defKey, op },
+      ...(repaired ? { repaired } : {}),
+    };
   }
   return items;
 }

@@ -29,11 +29,16 @@ export interface LogFormat {
   format: string;
   /** Which files under the directory are logs (by path relative to it). */
   isLog(relativePath: string): boolean;
-  /** The records of one file; fills `sessions` (by session id) with what the file says of each. */
+  /**
+   * The records of one file; fills `sessions` (by session id) with what the file says of each, and
+   * `pending` with what only other files can settle (kept with the file's state, given to `settle`).
+   */
   readFile(
     lines: AsyncIterable<LogLine>,
-    context: { file: LogFile; sessions: Map<string, SessionSummary> },
+    context: { file: LogFile; sessions: Map<string, SessionSummary>; pending: unknown[] },
   ): AsyncIterable<ImportItem>;
+  /** Once every file's sessions are known: apply what files left pending to them. */
+  settle?(sessions: Map<string, SessionSummary>, pending: unknown[]): void;
   /** Extra session fields taken from the summaries' facts. */
   sessionFacts: readonly string[];
   /** What to tell a user whose directory holds no logs. */
@@ -73,6 +78,7 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
 
   async function* items(): AsyncGenerator<ImportItem> {
     const sessions = new Map<string, SessionSummary>();
+    const pending: unknown[] = [];
     const mergeInto = (found: Iterable<SessionSummary>) => {
       for (const s of found) {
         const known = sessions.get(s.session_id);
@@ -90,6 +96,7 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
       if (unchanged && previous) {
         next.set(file.path, { ...previous, mtimeMs });
         mergeInto(previous.sessions);
+        pending.push(...(previous.pending ?? []));
         skipped.files++;
         for (const [stream, n] of Object.entries(previous.records)) {
           skipped.records[stream] = (skipped.records[stream] ?? 0) + n;
@@ -101,6 +108,7 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
       const hash = createHash("sha256");
       let hashed = 0; // the bytes actually read: a file appended to while read is recorded as read
       const fileSessions = new Map<string, SessionSummary>();
+      const filePending: unknown[] = [];
       const records: Record<string, number> = {};
       const chunks = async function* () {
         for await (const chunk of createReadStream(file.path, {
@@ -113,7 +121,11 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
         }
       };
       const lines = positioned(jsonlRecords(chunks()), file.relative);
-      for await (const item of format.readFile(lines, { file, sessions: fileSessions })) {
+      for await (const item of format.readFile(lines, {
+        file,
+        sessions: fileSessions,
+        pending: filePending,
+      })) {
         if ("stream" in item) records[item.stream] = (records[item.stream] ?? 0) + 1;
         yield item;
       }
@@ -123,9 +135,12 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
         digest: hash.digest("hex"),
         records,
         sessions: [...fileSessions.values()],
+        ...(filePending.length > 0 ? { pending: filePending } : {}),
       });
       mergeInto(fileSessions.values());
+      pending.push(...filePending);
     }
+    format.settle?.(sessions, pending);
     for (const session of sessions.values()) {
       yield {
         stream: "sessions",

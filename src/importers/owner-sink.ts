@@ -1,6 +1,7 @@
 // An ImportSink over the RS owner API: registers the manifest, ensures the connection, and writes each
 // batch as one transaction — one NDJSON request over HTTP, or, in-process, straight to the store's
 // applyBatch with the same per-line checks the NDJSON route makes (no request/response serialisation).
+import { clipText } from "../core/clip-text.js";
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { Manifest } from "../core/manifest.js";
 import type { PreparedOp } from "../store/sqlite/ingest-prepare.js";
@@ -232,6 +233,6 @@ async function call(
     error?.code && error.code in ERROR_CODES ? (error.code as ErrorCode) : "internal_error";
   throw new PdppError(
     code,
-    `${method} ${path} failed (${response.status}): ${error?.message ?? text.slice(0, 200)}`,
+    `${method} ${path} failed (${response.status}): ${error?.message ?? clipText(text, 200)}`,
   );
 }

@@ -1,4 +1,5 @@
 // The shared import runner: batches records per stream, writes each batch through the sink, tallies the outcome.
+import { recordJson } from "./record-json.js";
 import {
   type ImportCounts,
   type ImportProgress,
@@ -52,6 +53,8 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
   const totals = zeroCounts();
   const perStream: Record<string, ImportCounts> = {};
   const rejections: ImportRejection[] = [];
+  const repairs: ImportRejection[] = [];
+  let repaired = 0;
   const pending = new Map<string, Pending>();
   let read = 0;
   let batches = 0;
@@ -101,13 +104,27 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
     }
     // Held as JSON text (the sink writes JSON anyway): compact while the batch fills, and its size is
     // known, so a batch of big records closes early.
-    const json = "json" in item ? item.json : JSON.stringify(item.data);
-    batch.records.push(new SerializedRecord(json, "json" in item ? item.prepared : undefined));
-    batch.chars += json.length;
-    batch.positions.push(item.position ?? `${item.stream} record ${read}`);
+    const built = "json" in item ? item : recordJson(item.data);
+    const position = item.position ?? `${item.stream} record ${read}`;
+    if (built.repaired) {
+      repaired++;
+      if (repairs.length < MAX_REPORTED_REJECTIONS) repairs.push({ position, reason: built.repaired });
+    }
+    batch.records.push(new SerializedRecord(built.json, "json" in item ? item.prepared : undefined));
+    batch.chars += built.json.length;
+    batch.positions.push(position);
     if (batch.records.length >= batchSize || batch.chars >= batchChars) await flush(item.stream);
   }
   for (const stream of [...pending.keys()]) await flush(stream);
 
-  return { ...totals, read, perStream, rejections, batches, durationMs: Date.now() - started };
+  return {
+    ...totals,
+    read,
+    perStream,
+    rejections,
+    repaired,
+    repairs,
+    batches,
+    durationMs: Date.now() - started,
+  };
 }

@@ -15,6 +15,8 @@ export interface SerializedItem {
   position?: string;
   /** Validated and prepared off the main thread for the in-process SQLite store (prepared-source.ts). */
   prepared?: PreparedRecord;
+  /** What record-json.ts repaired in the record, when anything. */
+  repaired?: string;
 }
 
 /**
@@ -72,6 +74,9 @@ export interface ImportSummary extends ImportCounts {
   perStream: Record<string, ImportCounts>;
   /** The first rejections (capped so a bad file cannot blow memory); `rejected` has the total. */
   rejections: ImportRejection[];
+  /** Records stored with unstorable characters repaired (record-json.ts), and the first of them. */
+  repaired: number;
+  repairs: ImportRejection[];
   batches: number;
   durationMs: number;
 }

@@ -44,7 +44,7 @@ describe("pdpp demo", () => {
       assert.match(result.stdout, /^ {2}csv\.bank +Bank +cin_[0-9a-f]{12}/m);
       assert.match(
         result.stdout,
-        /^grant grt_[0-9a-f]{16} for 8 streams \(chatgpt:conversations, chatgpt:messages, claude:conversations, claude:messages, claude-code:sessions, claude-code:messages, csv\.bank:transactions, mbox:messages\)/m,
+        /^grant grt_[0-9a-f]{16} for 10 streams \(chatgpt:conversations, chatgpt:messages, claude:conversations, claude:messages, claude:projects, claude:project_docs, claude-code:sessions, claude-code:messages, csv\.bank:transactions, mbox:messages\)/m,
       );
       const token = /^client token \(shown once; keep it secret\): (pdpp_ct_\S+)$/m.exec(result.stdout)?.[1];
       assert.ok(token);

@@ -43,6 +43,38 @@ test("detects claude, claude-code and codex inputs and keeps ChatGPT apart", asy
     const rollout = join(day, "rollout-2025-01-02T00-00-00-x.jsonl");
     writeFileSync(rollout, jsonl([cx("2025-01-02T00:00:00Z", "session_meta", { id: "x" })]));
     writeFileSync(join(dir, "chatgpt.json"), JSON.stringify([branchedConversation("c1", 1_700_000_000)]));
+    // Issue 19's layouts: a sub-agent's log, a bare 2025 rollout, an export zip with projects/*.json.
+    const subagents = join(projects, "s1", "subagents");
+    mkdirSync(subagents, { recursive: true });
+    const subagent = join(subagents, "agent-a1.jsonl");
+    writeFileSync(
+      subagent,
+      jsonl([
+        ccEntry("s1", "u9", "2025-01-01T00:00:01Z", {
+          type: "user",
+          isSidechain: true,
+          agentId: "a1",
+          message: { role: "user", content: "look" },
+        }),
+      ]),
+    );
+    const bare = join(dir, "rollout-2025-05-07T17-24-21-b.jsonl");
+    writeFileSync(
+      bare,
+      jsonl([
+        { id: "b", timestamp: "2025-05-07T17:24:21.123Z", instructions: null },
+        { record_type: "state" },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] },
+      ]),
+    );
+    writeFileSync(
+      join(dir, "data-2026.zip"),
+      buildStoredZip({
+        "users.json": "[]",
+        "projects/p1.json": JSON.stringify({ uuid: "p1", name: "P", docs: [] }),
+        "conversations.json": claude,
+      }),
+    );
 
     assert.equal(await detected(join(dir, "conversations.json")), "claude");
     assert.equal(await detected(join(dir, "data-2025.zip")), "claude");
@@ -51,6 +83,9 @@ test("detects claude, claude-code and codex inputs and keeps ChatGPT apart", asy
     assert.equal(await detected(join(dir, "sessions")), "codex");
     assert.equal(await detected(rollout), "codex");
     assert.equal(await detected(join(dir, "chatgpt.json")), "chatgpt");
+    assert.equal(await detected(subagent), "claude-code");
+    assert.equal(await detected(bare), "codex");
+    assert.equal(await detected(join(dir, "data-2026.zip")), "claude");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

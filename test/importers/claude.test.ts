@@ -96,6 +96,7 @@ test("claude.ai export: blocks, tools, attachments, unicode, missing fields; bad
       updated_at: "2024-05-01T10:05:00.000Z",
       message_count: 3,
       attachment_count: 1,
+      project_id: null,
     });
     assert.deepEqual(conversations.get("conv-2"), {
       conversation_id: "conv-2",
@@ -105,6 +106,7 @@ test("claude.ai export: blocks, tools, attachments, unicode, missing fields; bad
       updated_at: null,
       message_count: 1,
       attachment_count: 0,
+      project_id: null,
     });
     const messages = await storedRecords(app.store, CLAUDE_MANIFEST, "messages");
     // Message ids are scoped to their conversation: m1 exists in both.
@@ -114,6 +116,9 @@ test("claude.ai export: blocks, tools, attachments, unicode, missing fields; bad
       message_id: "m1",
       conversation_title: "Déjà vu — 東京 trip 🗼",
       index: 0,
+      // An older export without parent links: one linear branch, all of it shown.
+      parent_message_uuid: null,
+      on_current_branch: true,
       sender: "human",
       text: "Read my notes",
       thinking: null,

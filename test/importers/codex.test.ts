@@ -139,6 +139,7 @@ test("Codex rollouts: both layouts, tool calls and outputs, reasoning, context; 
     assert.deepEqual(sessions.get(ID), {
       session_id: ID,
       title: "Rename 変数 foo to bar",
+      title_source: "prompt",
       started_at: "2025-10-01T12:00:00.000Z",
       ended_at: "2025-10-01T12:00:09.000Z",
       message_count: 2,

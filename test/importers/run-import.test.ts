@@ -64,6 +64,8 @@ test("imports in batches, skips malformed items with their position, and re-impo
       rejections: [
         { position: "message 7 (byte 900)", reason: "unparseable message: no header block found" },
       ],
+      repaired: 0,
+      repairs: [],
       durationMs: 0,
     },
   );

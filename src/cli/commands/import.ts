@@ -251,6 +251,14 @@ export function formatSummary(
   }
   for (const note of result.notes ?? []) lines.push(`  ${note}`);
   if (options.inferred) lines.push(...describeInferred(result.manifest, options.savedManifest));
+  if (result.repaired > 0) {
+    lines.push(
+      `  repaired (stored with U+FFFD in place of characters no store can hold): ${result.repaired}`,
+    );
+    const shown = result.repairs.slice(0, 3);
+    for (const r of shown) lines.push(`    ${r.position}: ${r.reason}`);
+    if (result.repaired > shown.length) lines.push(`    … and ${result.repaired - shown.length} more`);
+  }
   if (result.rejected > 0) {
     lines.push("  rejected:");
     const shown = result.rejections.slice(0, 10);
