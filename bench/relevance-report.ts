@@ -140,7 +140,7 @@ function printDefects(run: SystemRun): void {
     const r = run.forms[form];
     for (const e of (r?.errors ?? []).slice(0, 3))
       console.log(
-        `${run.system} (${form}): DEFECT q ${e.qid} ${JSON.stringify(e.q.slice(0, 80))} → ${e.error}`,
+        `${run.system} (${form}): FAILED q ${e.qid} ${JSON.stringify(e.q.slice(0, 80))} → ${e.error}`,
       );
     if ((r?.errors?.length ?? 0) > 3) console.log(`  … ${r!.errors!.length} failed queries in all`);
     for (const o of (r?.outside ?? []).slice(0, 3))
