@@ -66,7 +66,11 @@ test("claude-code: a re-import over a version-1 import updates in place, duplica
     const stateDir = join(app.dir, "state");
     mkdirSync(stateDir);
 
-    const result = await importFile(app.api, { kind: "claude-code", path: join(app.dir, "projects"), stateDir });
+    const result = await importFile(app.api, {
+      kind: "claude-code",
+      path: join(app.dir, "projects"),
+      stateDir,
+    });
     assert.deepEqual(result.perStream.messages, { added: 0, updated: 3, unchanged: 0, rejected: 0 });
     assert.deepEqual(result.perStream.sessions, { added: 0, updated: 1, unchanged: 0, rejected: 0 });
     const messages = await storedRecords(app.store, CLAUDE_CODE_MANIFEST, "messages");
@@ -82,7 +86,11 @@ test("claude-code: a re-import over a version-1 import updates in place, duplica
     // The state written is of the new format; a second run reads nothing and changes nothing.
     const state = readFileSync(join(stateDir, readdirSync(stateDir)[0]!), "utf8");
     assert.match(state, /"format":"claude-code\/2"/);
-    const again = await importFile(app.api, { kind: "claude-code", path: join(app.dir, "projects"), stateDir });
+    const again = await importFile(app.api, {
+      kind: "claude-code",
+      path: join(app.dir, "projects"),
+      stateDir,
+    });
     assert.deepEqual([again.added, again.updated, again.files?.filesRead], [0, 0, 0]);
   } finally {
     await app.close();
