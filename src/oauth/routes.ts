@@ -11,12 +11,15 @@ import { MAX_REGISTRATION_BYTES, RegistrationError, validateRegistration } from 
 import { noStore, OAuthFailure, oauthEndpoint } from "./form.js";
 import { authorizationServerMetadata, OAUTH_PATHS } from "./metadata.js";
 import { RateLimiter } from "./rate-limit.js";
+import type { Resolve } from "./pinned-fetch.js";
 import { handleRevoke } from "./revoke.js";
 import { handleToken } from "./token.js";
 
 export interface OAuthOptions {
   /** Tests and local development only: accept http://127.0.0.1… client_id metadata URLs. */
   allowLoopbackClientIds?: boolean;
+  /** Tests only: the DNS resolver of client metadata document fetches. */
+  cimdResolve?: Resolve;
   /** Registrations per minute, per caller address and overall (defaults 20 and 60). */
   registrationsPerMinute?: { perKey: number; total: number };
 }
@@ -61,7 +64,10 @@ async function register(c: Context<RsEnv>, limiter: RateLimiter): Promise<Respon
 }
 
 export function registerOAuth(app: Hono<RsEnv>, options: OAuthOptions = {}): void {
-  const cimd = new CimdResolver({ allowLoopbackHttp: options.allowLoopbackClientIds === true });
+  const cimd = new CimdResolver({
+    allowLoopbackHttp: options.allowLoopbackClientIds === true,
+    resolve: options.cimdResolve,
+  });
   const limiter = new RateLimiter({
     perKey: options.registrationsPerMinute?.perKey ?? 20,
     total: options.registrationsPerMinute?.total ?? 60,
