@@ -7,6 +7,7 @@ const UNSHOWABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 
 /** `name` cleaned for display, or `fallback` (cleaned too) when nothing is left of it. */
 export function cleanDisplayName(name: string | null | undefined, fallback: string): string {
-  const clean = (s: string) => Array.from(s.replace(UNSHOWABLE, "").replace(/\s+/g, " ").trim()).slice(0, 100).join("").trim();
+  const clean = (s: string) =>
+    Array.from(s.replace(UNSHOWABLE, "").replace(/\s+/g, " ").trim()).slice(0, 100).join("").trim();
   return clean(name ?? "") || clean(fallback) || "unnamed client";
 }

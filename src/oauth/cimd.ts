@@ -7,7 +7,7 @@ import { lookup } from "node:dns/promises";
 import { BlockList } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { cleanDisplayName } from "../core/display-name.js";
-import { fetchPinned, type ResolvedAddress, type Resolve } from "./pinned-fetch.js";
+import { fetchPinned, type Resolve, type ResolvedAddress } from "./pinned-fetch.js";
 import { redirectUriProblem } from "./redirect-uri.js";
 
 export const MAX_CIMD_BYTES = 16 * 1024;

@@ -31,6 +31,7 @@
 import type { Grant, StreamScope } from "../core/grant.js";
 import type { Catalog } from "../core/grant-scope.js";
 import type { Manifest, RangeOp } from "../core/manifest.js";
+import type { ThrottleState } from "../core/rate-limit.js";
 import type { SearchTerm } from "../core/search-query.js";
 
 export interface Connection {
@@ -342,6 +343,15 @@ export interface Store {
   getOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
   /** Deletes and returns it (sign-out; a sign-in link is used at most once). */
   takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
+
+  // Throttles (sign-in backoff, OAuth rate windows): kept here so every worker process and every
+  // instance on one database counts together. A key past its expiresAt reads as absent.
+  getThrottle(key: string, now: number): Promise<ThrottleState | null>;
+  /** Read-modify-write one key atomically across processes; `update` answers null to forget it. */
+  updateThrottle(
+    key: string,
+    options: { now: number; update: (current: ThrottleState | null) => ThrottleState | null },
+  ): Promise<ThrottleState | null>;
 
   /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;

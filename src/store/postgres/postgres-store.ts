@@ -4,6 +4,7 @@ import { deepFreeze } from "../../core/deep-freeze.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { Catalog } from "../../core/grant-scope.js";
 import type { Manifest } from "../../core/manifest.js";
+import type { ThrottleState } from "../../core/rate-limit.js";
 import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
@@ -45,6 +46,7 @@ import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
+import * as throttles from "./throttles.js";
 
 export interface PostgresStoreOptions {
   url: string;
@@ -209,6 +211,15 @@ class PostgresStore implements Store {
   }
   takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
     return ownerWeb.takeSecret(this.pool, idHash, kind);
+  }
+  getThrottle(key: string, now: number): Promise<ThrottleState | null> {
+    return throttles.getThrottle(this.pool, key, now);
+  }
+  updateThrottle(
+    key: string,
+    options: { now: number; update: (current: ThrottleState | null) => ThrottleState | null },
+  ): Promise<ThrottleState | null> {
+    return throttles.updateThrottle(this.pool, key, options);
   }
   async appendAccessLog(entry: AccessLogEntry): Promise<void> {
     this.accessLog.append(entry);
