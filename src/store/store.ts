@@ -233,6 +233,12 @@ export interface AccessLogEntry {
   status: number;
 }
 
+export interface AccessLogDay {
+  grant_id: string | null;
+  day: string;
+  reads: number;
+}
+
 /** An owner session (browser cookie) or a one-time sign-in link, by the hash of its secret. */
 export type OwnerSecretKind = "session" | "signin_link";
 export interface OwnerSecretRecord {
@@ -356,6 +362,8 @@ export interface Store {
   /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
+  /** Rows per grant (null: the owner) per UTC day (YYYY-MM-DD) at or after `since`, for the console. */
+  accessLogDaily(since: string): Promise<AccessLogDay[]>;
 
   // OAuth authorization server (src/oauth): registered clients, pending authorizations and the
   // codes/tokens issued for a grant. Secrets are stored only as SHA-256 hashes.

@@ -7,6 +7,7 @@ import type { Manifest } from "../../core/manifest.js";
 import type { ThrottleState } from "../../core/rate-limit.js";
 import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
+  AccessLogDay,
   AccessLogEntry,
   AccessTokenLookup,
   AggregateQuery,
@@ -223,6 +224,10 @@ class PostgresStore implements Store {
   }
   async appendAccessLog(entry: AccessLogEntry): Promise<void> {
     this.accessLog.append(entry);
+  }
+  async accessLogDaily(since: string): Promise<AccessLogDay[]> {
+    await this.accessLog.flush();
+    return admin.accessLogDaily(this.pool, since);
   }
   async listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
     await this.accessLog.flush();

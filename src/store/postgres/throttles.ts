@@ -5,7 +5,7 @@ import type pg from "pg";
 import type { ThrottleState } from "../../core/rate-limit.js";
 import { inTransaction } from "./pool.js";
 
-/** The table, created by migration 13 (src/store/postgres/migrations.ts). */
+/** The table (and the access log's time index), created by migration 13 (src/store/postgres/migrations.ts). */
 export const THROTTLES_TABLE_SQL = `
 CREATE TABLE throttles (
   key text COLLATE "C" PRIMARY KEY,
@@ -15,6 +15,8 @@ CREATE TABLE throttles (
   expires_at bigint NOT NULL
 );
 CREATE INDEX throttles_expiry ON throttles (expires_at);
+-- The console's reads-per-day charts read the last 30 days of the access log.
+CREATE INDEX access_log_at ON access_log (at);
 `;
 
 interface Row {

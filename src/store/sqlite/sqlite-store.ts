@@ -219,6 +219,10 @@ class SqliteStore implements Store {
   async appendAccessLog(entry: AccessLogEntry) {
     this.accessLog.append(entry);
   }
+  async accessLogDaily(since: string) {
+    await this.accessLog.flush();
+    return this.admin.accessLogDaily(since);
+  }
   async listAccessLog(options: { limit: number; grantId?: string }) {
     await this.accessLog.flush();
     return this.admin.listAccessLog(options);
