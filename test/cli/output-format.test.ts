@@ -49,8 +49,8 @@ describe("clientSetupSnippets", () => {
   });
 
   it("gives opencode its own shape: one command array, environment, and a remote entry with the header", () => {
-    const byTitle = new Map(snippets.map((s) => [s.title, JSON.parse(s.text)]));
-    assert.deepEqual(byTitle.get("opencode"), {
+    const config = (title: string) => JSON.parse(snippets.find((s) => s.title === title)?.text ?? "null");
+    assert.deepEqual(config("opencode"), {
       $schema: "https://opencode.ai/config.json",
       mcp: {
         pdpp: {
@@ -61,7 +61,7 @@ describe("clientSetupSnippets", () => {
         },
       },
     });
-    assert.deepEqual(byTitle.get("opencode (hosted)"), {
+    assert.deepEqual(config("opencode (hosted)"), {
       $schema: "https://opencode.ai/config.json",
       mcp: {
         pdpp: {
