@@ -168,6 +168,7 @@ async function runStore(
     const ms: number[] = [];
     const errors: { qid: string; q: string; error: string }[] = [];
     const outside: { qid: string; hits: string[] }[] = [];
+    const started = performance.now();
     for (const [qid, text] of texts) {
       const answer = await sut.search(text, RANK_DEPTH);
       rankings.set(qid, answer.ids);
@@ -176,18 +177,36 @@ async function runStore(
       if (answer.outside.length > 0) outside.push({ qid, hits: answer.outside });
     }
     run.forms[form] = { ...formResult(rankings, ms, qrels, texts), errors, outside };
+    console.log(
+      `${run.system}: ${form}, ${texts.size} searches in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   // The MCP tool must answer what the HTTP route answers: same ids, same order, for the first N.
   const asWritten = forms.get("as-written")!;
   const sample = [...asWritten].slice(0, mcpSample);
+  // …and a page of 10 must be the first 10 of the page of 100 (the limit may not change the order).
   const mismatches: { qid: string; http: string[]; mcp: string[]; error?: string }[] = [];
+  const pageMismatches: { qid: string; limit10: string[]; limit100: string[] }[] = [];
+  const ms10: number[] = [];
+  const top100 = new Map(run.forms["as-written"]!.perQuery.map((q) => [q.qid, q.top10]));
   for (const [qid, text] of sample) {
-    const http = (await sut.search(text, 10)).ids;
+    const answer = await sut.search(text, 10);
+    ms10.push(answer.ms);
+    const http = answer.ids;
+    const first10 = top100.get(qid) ?? [];
+    if (http.join(" ") !== first10.join(" ")) pageMismatches.push({ qid, limit10: http, limit100: first10 });
     const mcp = await sut.mcpSearch(text, 10);
     if (mcp.error || mcp.ids.join(" ") !== http.join(" "))
       mismatches.push({ qid, http, mcp: mcp.ids, error: mcp.error });
   }
-  run.mcp = { sampled: sample.length, mismatches };
+  const sorted = ms10.sort((a, b) => a - b);
+  run.mcp = {
+    sampled: sample.length,
+    mismatches,
+    pageMismatches,
+    limit10_p50_ms: percentile(sorted, 50),
+    limit10_p95_ms: percentile(sorted, 95),
+  };
   return run;
 }
 
