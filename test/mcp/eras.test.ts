@@ -3,10 +3,8 @@
 // on every request) get the same six tools and the same answers, over hosted HTTP and over a
 // spawned `pdpp mcp` on stdio, both reading the same RS.
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { serve } from "@hono/node-server";
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernHttpTransport,
@@ -15,8 +13,7 @@ import { StdioClientTransport as ModernStdioTransport } from "@modelcontextproto
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdioTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createHostedMcpHandler } from "../../src/mcp/hosted.js";
-import { createApp } from "../../src/rs/app.js";
+import { type Served, serveWorld } from "./fixtures/served.js";
 import { buildWorld, type World } from "./fixtures/world.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "pdpp.js");
@@ -72,28 +69,14 @@ async function journey(client: AnyClient, world: World): Promise<unknown[]> {
 describe("protocol eras: 2025-11-25 and 2026-07-28 clients, one server", () => {
   let world: World;
   let url: string;
-  let server: ReturnType<typeof serve>;
+  let served: Served;
   before(async () => {
     world = await buildWorld();
-    let app: ReturnType<typeof createApp> | undefined;
-    await new Promise<void>((resolve) => {
-      server = serve(
-        {
-          fetch: (r: Request) => (app as ReturnType<typeof createApp>).fetch(r),
-          hostname: "127.0.0.1",
-          port: 0,
-        },
-        () => resolve(),
-      );
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const mcp = createHostedMcpHandler({
-      rsFetch: (r, env) => (app as ReturnType<typeof createApp>).fetch(r, env),
-    });
-    app = createApp({ store: world.store, bindHost: "127.0.0.1", publicUrl: url, mcp });
+    served = await serveWorld(world);
+    url = served.url;
   });
   after(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await served.close();
     await world.close();
   });
 
