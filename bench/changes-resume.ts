@@ -7,8 +7,11 @@
 // JSON) and the ratio; the caught-up floor is the same statement past the newest version.
 // Records are written in batches of 1,000 (one emitted_at each), then 10% get hidden-only updates
 // and 10% visible ones, as in bench/stamps.ts.
-// Usage: tsx bench/changes-resume.ts [--records N] [--runs N] [--pg URL]   (default 200000, 40)
-import { mkdtempSync, rmSync } from "node:fs";
+// Usage: tsx bench/changes-resume.ts [--records N] [--runs N] [--pg URL] [--keep NAME]
+// (default 200000 records, 40 runs). --keep builds the dataset once under NAME (a folder in the
+// system temp dir, or a Postgres schema) and reuses it, so two builds of pdpp can be measured on
+// the same data, turn about; each run deletes one more record near the middle.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     records: { type: "string", default: "200000" },
     runs: { type: "string", default: "40" },
     pg: { type: "string" },
+    keep: { type: "string" },
   },
 });
 const N = Number(values.records);
@@ -72,6 +76,8 @@ function record(i: number, variant = 0): Record<string, unknown> {
 
 interface Backend {
   store: Store;
+  /** True when the dataset was already there (--keep). */
+  reused: boolean;
   /** The floor: the next 101 rows after `version` by stored version. */
   floor(version: number): Promise<unknown>;
   /** The stored version of a record (to place the floor where the bookmark is). */
@@ -82,11 +88,19 @@ interface Backend {
 async function open(): Promise<Backend> {
   if (values.pg) {
     const url = values.pg;
-    const schema = `bench_resume_${process.pid}`;
+    const schema = values.keep ? `bench_resume_${values.keep}` : `bench_resume_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const { rows } = await admin.query(
+      "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'records'",
+      [schema],
+    );
+    await admin.end();
     const store = await openPostgresStore({ url, schema });
     const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}` });
     return {
       store,
+      reused: rows.length > 0,
       floor: async (v) => {
         const { rows } = await pool.query<{ rid: string }>(
           `SELECT r.*, c.connector_key FROM records r JOIN connections c USING (connection_id)
@@ -102,6 +116,7 @@ async function open(): Promise<Backend> {
       async close() {
         await store.close();
         await pool.end();
+        if (values.keep) return;
         const admin = new pg.Client({ connectionString: url });
         await admin.connect();
         await admin.query(`DROP SCHEMA ${schema} CASCADE`);
@@ -109,7 +124,11 @@ async function open(): Promise<Backend> {
       },
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), "pdpp-bench-resume-"));
+  const dir = values.keep
+    ? join(tmpdir(), `pdpp-bench-resume-${values.keep}`)
+    : mkdtempSync(join(tmpdir(), "pdpp-bench-resume-"));
+  mkdirSync(dir, { recursive: true });
+  const reused = existsSync(join(dir, "pdpp.db"));
   const store = await openSqliteStore({ path: join(dir, "pdpp.db") });
   const raw = new Database(join(dir, "pdpp.db"), { readonly: true });
   const page = raw.prepare(
@@ -122,12 +141,13 @@ async function open(): Promise<Backend> {
   const version = raw.prepare("SELECT version FROM records WHERE record_id = ?");
   return {
     store,
+    reused,
     floor: async (v) => texts.all(JSON.stringify((page.all(v) as { id: number }[]).map((r) => r.id))),
     versionOf: async (id) => (version.get(id) as { version: number }).version,
     async close() {
       raw.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!values.keep) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -155,7 +175,7 @@ async function main() {
     await store.putManifest(MANIFEST);
     const conn = (await store.ensureConnection("benchsync", "Bench")).connection_id;
     const t0 = performance.now();
-    for (let i = 0; i < N; i += 1000) {
+    for (let i = 0; i < (b.reused ? 0 : N); i += 1000) {
       const ops: IngestOp[] = [];
       for (let j = i; j < Math.min(N, i + 1000); j++) ops.push({ op: "upsert", data: record(j) });
       await store.applyBatch(conn, "messages", ops);
@@ -164,7 +184,7 @@ async function main() {
       [1, 3],
       [2, 7],
     ]) {
-      for (let i = offset; i < N; i += 10_000) {
+      for (let i = offset; i < (b.reused ? 0 : N); i += 10_000) {
         const ops: IngestOp[] = [];
         for (let j = i; j < Math.min(N, i + 10_000); j += 10)
           ops.push({ op: "upsert", data: record(j, variant) });
@@ -172,7 +192,7 @@ async function main() {
       }
     }
     lines.push(
-      `${values.pg ? "postgres" : "sqlite"} ${N} records built in ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${loadavg()
+      `${values.pg ? "postgres" : "sqlite"} ${N} records ${b.reused ? "reused" : "built"} in ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${loadavg()
         .map((x) => x.toFixed(1))
         .join(" ")}`,
     );
