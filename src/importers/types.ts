@@ -3,9 +3,13 @@ import type { Manifest } from "../core/manifest.js";
 import type { PreparedOp } from "../store/sqlite/ingest-prepare.js";
 import type { OwnerApi } from "./owner-sink.js";
 
-/** One record for a stream, or a malformed input unit that is reported and skipped. */
+/**
+ * One record for a stream, or a malformed input unit that is reported and skipped. `op: "delete"` removes
+ * the record whose primary key `data` holds (a recurrence no longer in a series, a record an earlier
+ * import misread); removing an absent record is a no-op.
+ */
 export type ImportItem =
-  | { stream: string; data: Record<string, unknown>; position?: string }
+  | { stream: string; data: Record<string, unknown>; position?: string; op?: "upsert" | "delete" }
   | { error: string; position: string };
 
 /** A record whose data comes as JSON object text, built once off the main thread (the mbox worker). */
@@ -34,6 +38,7 @@ export class SerializedRecord {
   constructor(
     readonly json: string,
     readonly prepared?: PreparedRecord,
+    readonly op: "upsert" | "delete" = "upsert",
   ) {}
 }
 
@@ -45,6 +50,8 @@ export interface SinkBatchResult {
   added: number;
   updated: number;
   unchanged: number;
+  /** Records removed by delete ops (a delete of an absent record counts nowhere). */
+  deleted?: number;
   /** Records refused by the sink; `index` is the 0-based position in the batch. */
   rejected: { index: number; reason: string }[];
 }
@@ -64,6 +71,8 @@ export interface ImportCounts {
   updated: number;
   unchanged: number;
   rejected: number;
+  /** Records removed by the import's delete ops. */
+  deleted?: number;
 }
 
 export interface ImportSummary extends ImportCounts {

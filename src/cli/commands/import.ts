@@ -233,7 +233,7 @@ export function formatSummary(
   const lines = [
     `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
     `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
-    `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
+    `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}${removed(result)}`,
   ];
   if (result.files) {
     const f = result.files;
@@ -245,7 +245,7 @@ export function formatSummary(
   if (streams.length > 1) {
     for (const [stream, c] of streams) {
       lines.push(
-        `    ${stream}: added ${c.added}  updated ${c.updated}  unchanged ${c.unchanged}  rejected ${c.rejected}`,
+        `    ${stream}: added ${c.added}  updated ${c.updated}  unchanged ${c.unchanged}  rejected ${c.rejected}${removed(c)}`,
       );
     }
   }
@@ -268,6 +268,11 @@ export function nothingImported(result: ImportFileResult, file: string): string 
       ? `it holds no ${result.connectorKey} records`
       : `${plural(result.rejected, "item", "items")} rejected, the first at ${first?.position}: ${first?.reason}`;
   return `nothing imported from ${basename(file)}: ${why}. Is it a ${result.connectorKey} file? Nothing was stored.`;
+}
+
+/** Records an import removed (recurrences gone from a series, an earlier misreading): shown only when any. */
+function removed(counts: { deleted?: number }): string {
+  return counts.deleted ? `  removed ${counts.deleted}` : "";
 }
 
 function plural(n: number, one: string, many: string): string {
