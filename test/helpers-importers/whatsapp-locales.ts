@@ -211,9 +211,8 @@ export const ANDROID_TIMES = [
 ];
 export const IOS_TIMES = ["2024-01-05T09:05:10.000Z", "2024-01-05T21:30:00.000Z", "2024-01-06T08:00:05.000Z"];
 
-/** The Android export of a locale's chat, and what it must import as. */
-export function androidChat(c: LocaleChat): { text: string; expected: ExpectedMessage[] } {
-  const [t1, t2, t3] = c.android;
+/** Lines of a chat and, beside each message's first line, what it must import as (Anna's message by default). */
+function collector() {
   const lines: string[] = [];
   const expected: ExpectedMessage[] = [];
   const add = (line: string, e: Partial<ExpectedMessage> & { time: 0 | 1 | 2 }) => {
@@ -226,15 +225,17 @@ export function androidChat(c: LocaleChat): { text: string; expected: ExpectedMe
       attachment_kind: null,
       ...e,
     };
-    expected.push({
-      sender: m.sender,
-      kind: m.kind,
-      time: m.time,
-      edited: m.edited,
-      media_omitted: m.media_omitted,
-      attachment_kind: m.attachment_kind,
-    });
+    // In one key order, so expectations compare with records read back as JSON.
+    const { sender, kind, time, edited, media_omitted, attachment_kind } = m;
+    expected.push({ sender, kind, time, edited, media_omitted, attachment_kind });
   };
+  return { lines, expected, add };
+}
+
+/** The Android export of a locale's chat, and what it must import as. */
+export function androidChat(c: LocaleChat): { text: string; expected: ExpectedMessage[] } {
+  const [t1, t2, t3] = c.android;
+  const { lines, expected, add } = collector();
   if (c.subjectChange) add(`${t1} - ${c.subjectChange}`, { time: 0, sender: null, kind: "system" });
   add(`${t1} - Anna: Hallo 👋`, { time: 0 });
   add(`${t2} - ~${NNBSP}Bruno: line one`, { time: 1, sender: "Bruno" });
@@ -251,27 +252,7 @@ export function androidChat(c: LocaleChat): { text: string; expected: ExpectedMe
 /** The iOS export (`_chat.txt`) of a locale's chat: system lines and marks start with U+200E. */
 export function iosChat(c: LocaleChat): { text: string; expected: ExpectedMessage[] } {
   const [t1, t2, t3] = c.ios;
-  const lines: string[] = [];
-  const expected: ExpectedMessage[] = [];
-  const add = (line: string, e: Partial<ExpectedMessage> & { time: 0 | 1 | 2 }) => {
-    lines.push(line);
-    const m = {
-      sender: "Anna",
-      kind: "message" as const,
-      edited: false,
-      media_omitted: false,
-      attachment_kind: null,
-      ...e,
-    };
-    expected.push({
-      sender: m.sender,
-      kind: m.kind,
-      time: m.time,
-      edited: m.edited,
-      media_omitted: m.media_omitted,
-      attachment_kind: m.attachment_kind,
-    });
-  };
+  const { lines, expected, add } = collector();
   if (c.subjectChange)
     add(`[${t1}] Trip: ${LRM}${c.subjectChange}`, { time: 0, sender: null, kind: "system" });
   add(`[${t1}] Anna: Hallo 👋`, { time: 0 });
