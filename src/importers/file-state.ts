@@ -94,14 +94,15 @@ async function readState(path: string): Promise<StateDocument | null> {
   }
 }
 
-interface ConnectionRow {
+export interface ConnectionRow {
   connection_id: string;
   connector_key: string;
   display_name: string;
   created_at: string;
 }
 
-async function findConnection(
+/** The connection of (connector, label) as the owner API lists it, or null when there is none yet. */
+export async function findConnection(
   api: OwnerApi,
   connectorKey: string,
   label: string,
