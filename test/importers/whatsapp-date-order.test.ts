@@ -15,6 +15,7 @@ import { WHATSAPP_MANIFEST } from "../../src/importers/whatsapp-manifest.js";
 import { testBackends } from "../helpers/backends.js";
 import { agentView } from "../helpers-importers/agent-view.js";
 import { openOwnerApp, openOwnerAppOn } from "../helpers-importers/owner-app.js";
+import { withDir } from "../helpers-importers/temp-dir.js";
 
 const NNBSP = "\u202f";
 
@@ -26,20 +27,9 @@ const US_CHAT = [
   `1/6/24, 7:31${NNBSP}PM - Bob: ok`,
 ].join("\n");
 
-function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
-  return async () => {
-    const dir = mkdtempSync(join(tmpdir(), "pdpp-whatsapp-order-"));
-    try {
-      await fn(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-}
-
 test(
   "a US export without a day above 12 is read month first, and the summary says why and how to override",
-  withDir(async (dir) => {
+  withDir("pdpp-whatsapp-order-", async (dir) => {
     const app = await openOwnerApp();
     try {
       const path = join(dir, "WhatsApp Chat with Bob.txt");
@@ -74,7 +64,7 @@ test(
 
 test(
   "a deciding date late in the file decides for every line; a --date-order it contradicts is refused",
-  withDir(async (dir) => {
+  withDir("pdpp-whatsapp-order-", async (dir) => {
     const path = join(dir, "chat.txt");
     const lines = Array.from(
       { length: 60 },
