@@ -118,6 +118,9 @@ export interface SkippedReport {
   files: number;
   /** Files read (changed or new). */
   filesRead: number;
+  /** Rejections the skipped files had when they were read: reported again, as they still stand. */
+  rejected: number;
+  rejections: ImportRejection[];
   /** Records of the skipped files, per stream: they count as unchanged. */
   records: Record<string, number>;
   /** The connection the state belongs to (known before the import writes anything). */
@@ -127,7 +130,7 @@ export interface SkippedReport {
 /** Sources over many files that can skip the ones an earlier import already read. */
 export interface IncrementalSource {
   prepare(context: IncrementalContext): Promise<void>;
-  /** Persist what was read; called only after every batch is committed. */
-  commit(): Promise<void>;
+  /** Persist what was read (and what of it was rejected); called only after every batch is committed. */
+  commit(rejections: readonly ImportRejection[]): Promise<void>;
   skipped(): SkippedReport;
 }

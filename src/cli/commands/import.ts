@@ -3,11 +3,11 @@
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import cliProgress from "cli-progress";
-import { type Command, Option } from "commander";
+import { type Command, Help, Option } from "commander";
 import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
 import type { Manifest } from "../../core/manifest.js";
-import { detectFormat } from "../../importers/detect.js";
+import { detectFormat, otherFormat } from "../../importers/detect.js";
 import type { GenericOptions } from "../../importers/generic.js";
 import { loadManifestFile } from "../../importers/generic.js";
 import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
@@ -77,6 +77,15 @@ export function register(program: Command, context: CliContext): void {
           .hideHelp(),
       );
     for (const flag of format.flags ?? []) sub.addOption(formatOption(flag, flag.description));
+    // The options `import` itself takes for detected files are not this format's: they are listed under
+    // `pdpp import --help`, not as "Global Options" here (where --time-zone would show twice, or another
+    // format's flags would seem to apply).
+    const inherited = Object.assign(new Help(), sub.configureHelp());
+    sub.configureHelp({
+      ...sub.configureHelp(),
+      visibleGlobalOptions: (cmd: Command) =>
+        inherited.visibleGlobalOptions(cmd).filter((option) => !command.options.includes(option)),
+    });
     if (format.generic) {
       sub
         .option("--manifest <file>", "connector manifest (JSON) declaring the stream")
@@ -117,8 +126,27 @@ async function runAndReport(
   file: string,
   flags: ImportFlags,
 ): Promise<void> {
-  const result = await runImportCommand(context, kind, file, flags);
-  if (result.connectionRemoved) throw new PdppError("invalid_request", nothingImported(result, file));
+  let result: ImportFileResult;
+  try {
+    result = await runImportCommand(context, kind, file, flags);
+  } catch (error) {
+    // A file of another format (a Codex folder given to claude-code) fails in that format's terms: name the right one.
+    const other =
+      error instanceof PdppError && error.code === "invalid_request" ? await otherFormat(file, kind) : null;
+    if (other)
+      throw new PdppError(
+        "invalid_request",
+        `${error instanceof Error ? error.message : error} ${lookslike(file, other)}`,
+      );
+    throw error;
+  }
+  if (result.connectionRemoved) {
+    const other = await otherFormat(file, kind);
+    throw new PdppError(
+      "invalid_request",
+      `${nothingImported(result, file)}${other ? ` ${lookslike(file, other)}` : ""}`,
+    );
+  }
   process.stdout.write(
     formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
   );
@@ -258,6 +286,10 @@ export function formatSummary(
     if (result.rejected > shown.length) lines.push(`    … and ${result.rejected - shown.length} more`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+function lookslike(file: string, format: string): string {
+  return `${basename(file)} looks like ${format}: pdpp import ${format} ${file}`;
 }
 
 /** The one error line of an import that stored nothing (nothing was left behind either). */
