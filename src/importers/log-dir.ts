@@ -183,7 +183,8 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
         const entry = path === undefined ? undefined : next.get(path);
         if (!entry) continue;
         entry.rejected = (entry.rejected ?? 0) + 1;
-        if ((entry.rejections ??= []).length < MAX_FILE_REJECTIONS) entry.rejections.push(rejection);
+        entry.rejections ??= [];
+        if (entry.rejections.length < MAX_FILE_REJECTIONS) entry.rejections.push(rejection);
       }
       await state?.save(next);
     },
