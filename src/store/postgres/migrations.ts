@@ -3,6 +3,7 @@ import type pg from "pg";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { inTransaction } from "./pool.js";
+import { THROTTLES_TABLE_SQL } from "./throttles.js";
 
 interface Migration {
   version: number;
@@ -349,6 +350,12 @@ CREATE TABLE stream_counts (
 INSERT INTO stream_counts (connection_id, stream, live)
   SELECT connection_id, stream, count(*) FROM records WHERE NOT deleted GROUP BY connection_id, stream;
 `,
+  },
+  {
+    version: 13,
+    name: "throttles",
+    // Sign-in backoff and OAuth rate windows, shared by every worker and instance on this database.
+    sql: THROTTLES_TABLE_SQL,
   },
 ];
 
