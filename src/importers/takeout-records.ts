@@ -8,7 +8,20 @@ function digest(parts: unknown[]): string {
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-const arr = (v: unknown): unknown[] | null => (Array.isArray(v) && v.length > 0 ? v : null);
+/**
+ * The array's elements of the schema's type (strings, or objects): one odd element (a number among the
+ * products) is dropped, never the item, whose other fields are good.
+ */
+const strings = (v: unknown): string[] | null => {
+  const kept = Array.isArray(v) ? v.filter((e): e is string => typeof e === "string") : [];
+  return kept.length > 0 ? kept : null;
+};
+const objects = (v: unknown): Record<string, unknown>[] | null => {
+  const kept = Array.isArray(v)
+    ? v.filter((e): e is Record<string, unknown> => e !== null && typeof e === "object" && !Array.isArray(e))
+    : [];
+  return kept.length > 0 ? kept : null;
+};
 
 function parseUrl(url: string | null): URL | null {
   if (!url) return null;
@@ -52,7 +65,7 @@ export function activityRecord(
   const header = str(item.header);
   const title = str(item.title);
   const titleUrl = str(item.titleUrl);
-  const products = arr(item.products);
+  const products = strings(item.products);
   const product = options.product ?? str(products?.[0]) ?? header ?? options.folder;
   const url = parseUrl(titleUrl);
   const data = {
@@ -66,10 +79,10 @@ export function activityRecord(
     action: actionOf(url),
     time: new Date(time).toISOString(),
     products,
-    subtitles: arr(item.subtitles),
-    details: arr(item.details),
-    location_infos: arr(item.locationInfos),
-    activity_controls: arr(item.activityControls),
+    subtitles: objects(item.subtitles),
+    details: objects(item.details),
+    location_infos: objects(item.locationInfos),
+    activity_controls: strings(item.activityControls),
     description: str(item.description),
   };
   return { data };

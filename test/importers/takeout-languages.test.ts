@@ -91,3 +91,54 @@ test(
     }
   }),
 );
+
+test(
+  "an item with one odd array element keeps the item (the element goes), a non-string title too",
+  withDir("pdpp-takeout-lang-", async (dir) => {
+    const zip = join(dir, "takeout.zip");
+    const items = [
+      {
+        header: "YouTube",
+        title: "Watched Knots",
+        titleUrl: "https://www.youtube.com/watch?v=k1",
+        subtitles: ["not an object", { name: "Sailing", url: "https://www.youtube.com/channel/UC9" }],
+        time: "2024-05-01T10:00:00.000Z",
+        products: ["YouTube", 7],
+        activityControls: [null, "YouTube watch history"],
+      },
+      { header: "YouTube", title: 42, time: "2024-05-01T11:00:00.000Z", products: ["YouTube"] },
+    ];
+    writeFileSync(
+      zip,
+      buildStoredZip({
+        "Takeout/YouTube and YouTube Music/history/watch-history.json": JSON.stringify(items),
+      }),
+    );
+    const app = await openOwnerApp();
+    try {
+      const result = await importFile(app.api, { kind: "takeout", path: zip });
+      assert.deepEqual([result.read, result.added, result.rejected], [2, 2, 0]);
+      const agent = await agentView(app, [TAKEOUT_MANIFEST]);
+      const page = (await agent.call("query_records", { stream: "activity", sort: "time" })).data as Page;
+      assert.deepEqual(
+        page.data.map((r) => [
+          r.data.title ?? null,
+          r.data.products,
+          r.data.subtitles ?? null,
+          r.data.activity_controls ?? null,
+        ]),
+        [
+          [
+            "Watched Knots",
+            ["YouTube"],
+            [{ name: "Sailing", url: "https://www.youtube.com/channel/UC9" }],
+            ["YouTube watch history"],
+          ],
+          [null, ["YouTube"], null, null],
+        ],
+      );
+    } finally {
+      await app.close();
+    }
+  }),
+);
