@@ -41,15 +41,20 @@ export function register(program: Command, context: CliContext): void {
         .default(String(DEFAULT_BATCH_SIZE))
         .hideHelp(),
     );
-  // Detected formats can take their own flags too: declare each distinct one once on the parent.
-  const parentFlags = new Set<string>();
+  // Detected formats can take their own flags too: declare each distinct one once on the parent, naming
+  // every format that takes it (--time-zone is whatsapp's and ical's).
+  const parentFlags = new Map<string, { flag: FormatFlag; formats: string[] }>();
   for (const format of IMPORT_FORMATS) {
     if (format.generic || !format.detect) continue;
     for (const flag of format.flags ?? []) {
-      if (parentFlags.has(flag.flags)) continue;
-      parentFlags.add(flag.flags);
-      command.addOption(formatOption(flag, `${flag.description} (${format.name})`));
+      const known = parentFlags.get(flag.flags);
+      if (known) known.formats.push(format.name);
+      else parentFlags.set(flag.flags, { flag, formats: [format.name] });
     }
+  }
+  for (const { flag, formats } of parentFlags.values()) {
+    const description = formats.length === 1 ? flag.description : "as pdpp import <format> --help says";
+    command.addOption(formatOption(flag, `${description} (${formats.join(", ")})`));
   }
   command.action(async (file: string | undefined, flags: ImportFlags) => {
     if (file === undefined) {
