@@ -57,3 +57,8 @@ export async function openOwnerApp(
     },
   };
 }
+
+/** The same owner app over any test backend's store (SQLite, or Postgres when configured). */
+export function openOwnerAppOn(backend: TestBackend): Promise<OwnerApp> {
+  return openOwnerApp({ backend });
+}
