@@ -3,7 +3,7 @@
 import type { SqliteDb } from "./db.js";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
-import { reindexMixedTables, reindexSearch } from "./search-reindex.js";
+import { reindexAnalyzed, reindexMixedTables, reindexSearch } from "./search-reindex.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
 const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
@@ -144,6 +144,9 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
         SELECT connection_id, stream, count(*) FROM records WHERE deleted = 0 GROUP BY connection_id, stream;
     `,
   },
+  // Issue 18: search tables hold pdpp's analysed terms (core/search-analysis.ts: stems, folded
+  // diacritics) instead of lowercased words; every stream is indexed again.
+  { version: 10, sql: "", run: reindexAnalyzed },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

@@ -4,9 +4,9 @@
 import type { StreamDef } from "../../core/manifest.js";
 import { getPath, setPath } from "../../core/projection.js";
 import type { SqliteDb } from "./db.js";
-import { searchableText } from "./search-text.js";
+import { indexText } from "./search-text.js";
 
-// FTS5 tokens are produced by core code (lowercased [\p{L}\p{M}\p{N}]+ runs joined by spaces);
+// FTS5 tokens are produced by core code (index terms, core/search-analysis.ts, joined by spaces);
 // the tokenizer must keep marks inside words so it splits exactly where core code did.
 const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
 export const FTS_COLUMNS = 16;
@@ -92,7 +92,7 @@ export function searchValues(data: Record<string, unknown>, stream: StreamDef): 
 /** Index text per FTS column for a layout's fields; null when no field holds text. */
 export function searchValuesFor(data: Record<string, unknown>, fields: string[]): (string | null)[] | null {
   if (fields.length === 0) return null;
-  const values = fields.map((f) => searchableText(getPath(data, f)) || null);
+  const values = fields.map((f) => indexText(getPath(data, f)) || null);
   return values.some((v) => v !== null) ? values : null;
 }
 
