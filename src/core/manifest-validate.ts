@@ -90,7 +90,8 @@ function streamProblems(stream: StreamDef, at: string): string[] {
   for (const f of q.search ?? [])
     need(f, "query.search", [(s) => s.type === "string" || s.type === "array", "must be text"]);
   for (const f of Object.keys(q.search_weights ?? {}))
-    if (!(q.search ?? []).includes(f)) problems.push(`${at}.query.search_weights: field '${f}' is not in query.search`);
+    if (!(q.search ?? []).includes(f))
+      problems.push(`${at}.query.search_weights: field '${f}' is not in query.search`);
   for (const f of q.exact_filters ?? [])
     need(f, "query.exact_filters", [(s) => s.type !== "object", "must not be an object"]);
   for (const f of Object.keys(q.range_filters ?? {})) {

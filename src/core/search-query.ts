@@ -79,12 +79,15 @@ function draftsOf(part: RawPart): Draft[] {
   const { occur } = part;
   if (part.quoted || (occur !== "should" && words.length > 1)) {
     const match: ClauseMatch =
-      words.length === 1 ? { kind: "term", term: termOf(words[0]) } : { kind: "phrase", terms: words.map(termOf) };
+      words.length === 1
+        ? { kind: "term", term: termOf(words[0]) }
+        : { kind: "phrase", terms: words.map(termOf) };
     return [{ occur, match, text: part.quoted ? `"${words.join(" ")}"` : words.join(" "), stop: false }];
   }
   const isPrefix = /[\p{L}\p{M}\p{N}]\*+$/u.test(part.text);
   return words.map((word, i) => {
-    if (isPrefix && i === words.length - 1) return { occur, match: prefixClause(word), text: `${word}*`, stop: false };
+    if (isPrefix && i === words.length - 1)
+      return { occur, match: prefixClause(word), text: `${word}*`, stop: false };
     return {
       occur,
       match: { kind: "term", term: termOf(word) },

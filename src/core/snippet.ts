@@ -19,7 +19,8 @@ function matchedTokenIndexes(tokens: Token[], matches: ClauseMatch[]): Set<numbe
     } else {
       const n = match.terms.length;
       for (let i = 0; i + n <= tokens.length; i++) {
-        if (match.terms.every((w, k) => tokens[i + k].term === w)) for (let k = 0; k < n; k++) matched.add(i + k);
+        if (match.terms.every((w, k) => tokens[i + k].term === w))
+          for (let k = 0; k < n; k++) matched.add(i + k);
       }
     }
   }

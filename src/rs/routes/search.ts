@@ -156,7 +156,11 @@ export function registerSearch(app: Hono<RsEnv>): void {
       data: hits,
       has_more: hasMore,
       next_cursor: hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null,
-      meta: { warnings, recall, ...(result.unmatched.length > 0 ? { unmatched_terms: result.unmatched } : {}) },
+      meta: {
+        warnings,
+        recall,
+        ...(result.unmatched.length > 0 ? { unmatched_terms: result.unmatched } : {}),
+      },
     };
     return sendJson(c, body, { records: body.data.length });
   });

@@ -10,11 +10,11 @@
 // clause walks (stream, rid) backwards and stops at limit + 1 matches, a sparse one takes its
 // matches from the GIN index. The choice changes the work, never the rows.
 import type { StreamScope } from "../../core/grant.js";
-import { normalizeTime } from "../../core/time.js";
 import type { SearchClause } from "../../core/search-query.js";
 import { positiveClauses } from "../../core/search-query.js";
+import { normalizeTime } from "../../core/time.js";
 import type { SearchQuery } from "../store.js";
-import { grantedSearchFields, clauseQuery, taggedClause } from "./search-sql.js";
+import { clauseQuery, grantedSearchFields, taggedClause } from "./search-sql.js";
 import { conditionsClause, Params, scopeClause } from "./sql-scope.js";
 
 /** Rows the density probe tests, newest first (the same rows for the same data: no randomness). */
@@ -65,7 +65,9 @@ function clauseSql(
     ...wanted
       .filter((c) => c.match.kind !== "phrase")
       .map((c) => `bool_or(l.tsv @@ ${params.add(taggedClause(c.match, fields))}::tsquery)`),
-    ...plainExcluded.map((c) => `NOT bool_or(l.tsv @@ ${params.add(taggedClause(c.match, fields))}::tsquery)`),
+    ...plainExcluded.map(
+      (c) => `NOT bool_or(l.tsv @@ ${params.add(taggedClause(c.match, fields))}::tsquery)`,
+    ),
   ];
   const limit = params.add(at.limit1);
   // The walk must be search_lex_newest backwards and the planner must believe it stops early: it
@@ -90,7 +92,10 @@ function clauseSql(
           GROUP BY l.rid HAVING ${having.length > 0 ? having.join(" AND ") : "true"}
           ORDER BY l.rid DESC LIMIT ${limit})) m ORDER BY rid DESC LIMIT ${limit})`,
   ];
-  return { ctes, select: `SELECT ${at.scopeIndex} AS scope, ${at.clauseIndex} AS clause, rid::text FROM ${name}` };
+  return {
+    ctes,
+    select: `SELECT ${at.scopeIndex} AS scope, ${at.clauseIndex} AS clause, rid::text FROM ${name}`,
+  };
 }
 
 /** Every (scope, positive clause)'s visible matches, newest first, at most limit1 each. */
@@ -98,7 +103,9 @@ export function clauseHitsSql(scopes: StreamScope[], query: SearchQuery, limit1:
   const params = new Params();
   const positive = positiveClauses(query.clauses);
   const parts = scopes.flatMap((scope, scopeIndex) =>
-    positive.map((clause, clauseIndex) => clauseSql(params, scope, { query, clause, scopeIndex, clauseIndex, limit1 })),
+    positive.map((clause, clauseIndex) =>
+      clauseSql(params, scope, { query, clause, scopeIndex, clauseIndex, limit1 }),
+    ),
   );
   const sql = `WITH ${parts.flatMap((p) => p.ctes).join(",\n")}
     ${parts.map((p) => p.select).join(" UNION ALL ")}`;

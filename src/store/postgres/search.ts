@@ -91,7 +91,11 @@ async function candidateDocs(
   return out;
 }
 
-export async function search(pool: pg.Pool, scopes: StreamScope[], query: SearchQuery): Promise<SearchResult> {
+export async function search(
+  pool: pg.Pool,
+  scopes: StreamScope[],
+  query: SearchQuery,
+): Promise<SearchResult> {
   const live = scopes.filter((s) => s.connectionIds.length > 0 && grantedSearchFields(s).length > 0);
   const positive = positiveClauses(query.clauses);
   if (positive.length === 0 || live.length === 0) {

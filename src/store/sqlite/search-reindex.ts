@@ -4,6 +4,7 @@ import type { Manifest, StreamDef } from "../../core/manifest.js";
 import { setPath } from "../../core/projection.js";
 import type { SqliteDb } from "./db.js";
 import {
+  createSearchFts,
   ensureSearchTable,
   insertSearchRow,
   SEARCH_TABLES_SQL,
@@ -100,15 +101,19 @@ export function reindexStream(
 }
 
 /**
- * Migration 10 (issue 18): every search table re-indexed with pdpp's analysed terms (stems,
- * diacritics folded) under its stream's current definition.
+ * Migration 10 (issue 18): every search table made anew (ascii tokenizer) and indexed with pdpp's
+ * analysed terms (stems, diacritics folded) under its stream's current definition.
  */
 export function reindexAnalyzed(db: SqliteDb): void {
-  const tables = db.raw.prepare("SELECT connector_key, stream FROM search_tables").all() as {
+  const tables = db.raw.prepare("SELECT connector_key, stream, name FROM search_tables").all() as {
     connector_key: string;
     stream: string;
+    name: string;
   }[];
   for (const t of tables) {
+    // A new table: the tokenizer changed (search-tables.ts), which only CREATE sets.
+    db.raw.exec(`DROP TABLE ${t.name}`);
+    createSearchFts(db, t.name);
     const row = db.raw
       .prepare("SELECT manifest FROM manifests WHERE connector_key = ?")
       .get(t.connector_key) as { manifest: string } | undefined;

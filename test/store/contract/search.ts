@@ -43,7 +43,12 @@ export function searchContract(backend: TestBackend): void {
     const ids = (hits: StoredSearchHit[]) => hits.map((h) => h.recordId).sort();
     const oracle = (clauses: SearchClause[], fields = ["subject", "from", "body", "secret_note"]) =>
       allMessages(L)
-        .filter((m) => matchesQuery(fields.map((f) => String(m[f] ?? "")), clauses))
+        .filter((m) =>
+          matchesQuery(
+            fields.map((f) => String(m[f] ?? "")),
+            clauses,
+          ),
+        )
         .map((m) => m.message_id)
         .sort();
 
