@@ -23,11 +23,13 @@ import { encodeRecordId, hashToken, newToken } from "../src/core/ids.js";
 import type { Manifest } from "../src/core/manifest.js";
 import { normalizeTime } from "../src/core/time.js";
 import { importFile } from "../src/importers/import-file.js";
+import type { OwnerApi } from "../src/importers/owner-sink.js";
 import { DEFAULT_BATCH_SIZE } from "../src/importers/run-import.js";
 import { createApp } from "../src/rs/app.js";
 import { SqliteDb } from "../src/store/sqlite/db.js";
 import { ensureSearchTable, insertSearchRow, searchValues } from "../src/store/sqlite/search-tables.js";
 import { openSqliteStore, preparedIngestOf } from "../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../src/store/store.js";
 import { prng } from "./dataset.js";
 
 export const JSONL_BENCH_MANIFEST: Manifest = {
@@ -96,6 +98,21 @@ export async function ensureJsonlFile(records: number): Promise<string> {
   );
   renameSync(`${path}.partial`, path);
   return path;
+}
+
+/** What `pdpp import` hands the importers in-process: the app for HTTP calls, the store for batches. */
+export function inProcessOwnerApi(
+  store: Store,
+  app: { fetch: (r: Request) => Response | Promise<Response> },
+  ownerToken: string,
+): OwnerApi {
+  return {
+    fetch: async (r) => app.fetch(r),
+    baseUrl: "http://127.0.0.1",
+    ownerToken,
+    ingest: (id, stream, ops) => store.applyBatch(id, stream, ops),
+    ingestPrepared: preparedIngestOf(store),
+  };
 }
 
 export interface JsonlImportResult {
@@ -222,22 +239,13 @@ export async function benchJsonlImport(
     const started = performance.now();
     const cpu = process.cpuUsage();
     const mainCpu = mainThreadCpuSeconds();
-    const result = await importFile(
-      {
-        fetch: async (r) => app.fetch(r),
-        baseUrl: "http://127.0.0.1",
-        ownerToken,
-        ingest: (id, stream, ops) => store.applyBatch(id, stream, ops),
-        ingestPrepared: preparedIngestOf(store),
-      },
-      {
-        kind: "jsonl",
-        path,
-        connectionLabel: "Ledger",
-        generic: { manifest: JSONL_BENCH_MANIFEST },
-        batchSize,
-      },
-    );
+    const result = await importFile(inProcessOwnerApi(store, app, ownerToken), {
+      kind: "jsonl",
+      path,
+      connectionLabel: "Ledger",
+      generic: { manifest: JSONL_BENCH_MANIFEST },
+      batchSize,
+    });
     seconds = (performance.now() - started) / 1000;
     cpuSeconds = cpuSecondsSince(cpu);
     const mainCpuAfter = mainThreadCpuSeconds();

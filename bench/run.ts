@@ -9,6 +9,8 @@
 //   --per-tool adds each call kind of the mix alone (calls/s, CPU-ms/call) and the capacity they predict
 // --mbox imports a generated mbox (bench/gen-mbox.ts, built once into bench/data) beside its replayed
 // raw-SQL floor (bench/import-mbox.ts): --mbox-size 100MB
+// --relevance scores search on a public judged collection beside FTS5 bm25() (bench/relevance.ts):
+//   --collection NAME|DIR (default scifact) --queries N --store sqlite|postgres|both --mcp-sample N
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -22,6 +24,7 @@ import { generateDataset, grantEverything, prng } from "./dataset.js";
 import { postgresReadFloors, type ReadFloors, sqliteReadFloors } from "./floors.js";
 import { runHostedBench } from "./hosted.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
+import { runRelevanceBench } from "./relevance.js";
 import { runMcpScenarios } from "./run-mcp.js";
 import { type Floors, postgresFloors, runSearchBench, sqliteFloors } from "./search.js";
 
@@ -43,6 +46,11 @@ const { values } = parseArgs({
     settle: { type: "string", default: "60" },
     "http-calls": { type: "string", default: "5000" },
     "jsonl-records": { type: "string", default: "200000" },
+    relevance: { type: "boolean", default: false },
+    collection: { type: "string", default: "scifact" },
+    queries: { type: "string" },
+    store: { type: "string", default: "both" },
+    "mcp-sample": { type: "string", default: "30" },
   },
 });
 const records = Number(values.records);
@@ -249,7 +257,19 @@ async function runBackend(name: string): Promise<BenchRow[]> {
 
 const backends = values.backend === "both" ? ["sqlite", "postgres"] : [String(values.backend)];
 const all: BenchRow[] = [];
-if (values.mcp) {
+if (values.relevance) {
+  const store = String(values.store);
+  if (store !== "sqlite" && store !== "postgres" && store !== "both") {
+    console.error("--store must be sqlite, postgres or both.");
+    process.exit(2);
+  }
+  process.exitCode = await runRelevanceBench({
+    collection: String(values.collection),
+    queries: values.queries === undefined ? undefined : Number(values.queries),
+    store,
+    mcpSample: Number(values["mcp-sample"]),
+  });
+} else if (values.mcp) {
   const load = loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
