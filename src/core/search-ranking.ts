@@ -6,9 +6,10 @@
 // those, in one order of floating-point operations: both stores give bit-identical scores.
 //
 // Plan (issue 18). Phase 1: each positive clause's visible matches are enumerated up to a limit.
-// A clause under it is "counted": its matches are known exactly. Every record seen is a candidate;
-// when more than `rankWindow` of them exist, the `rankWindow` best by phase-1 weight (the idf of the
-// clauses whose lists hold the record: rare words first) go on, ties to the newest. Phase 2: those
+// A clause under it is "counted": its matches are known exactly, and all are candidates; a clause
+// past it offers its newest rankWindow matches. When more than `rankWindow` candidates exist, the
+// `rankWindow` best by phase-1 weight (the idf of the clauses whose lists hold the record: rare
+// words first) go on, ties to the newest. Phase 2: those
 // candidates are scored with BM25F from their own granted fields (term frequencies and lengths
 // read from the text, title field weighted), and ordered by score, then the contract's tie order.
 //
@@ -33,15 +34,20 @@ export function enumerateLimit(rankWindow: number): number {
 
 /** One positive clause's visible matches as a store found them (across every searched scope). */
 export interface ClauseHits {
-  /** Distinct record ids (decimal strings), at most the limit + 1 per scope. */
-  ids: string[];
+  /**
+   * Distinct record ids (store row ids, insertion order), newest first per scope: all of a
+   * scope's matches when at most the limit, else (at least) its newest rankWindow.
+   */
+  ids: number[];
+  /** Matches counted: exact when not capped, else the limit + 1 per capped scope at least. */
+  count: number;
   /** True when some scope held more than the limit. */
   capped: boolean;
 }
 
 export interface CandidatePlan {
   /** Records to score, at most rankWindow. */
-  ids: string[];
+  ids: number[];
   /** Every visible match is among `ids`. */
   complete: boolean;
   /** Distinct visible matches seen. */
@@ -50,41 +56,49 @@ export interface CandidatePlan {
   counted: { n: number; df: number[] } | null;
 }
 
-/** Decimal ids in numeric order: longer is larger, then by digits. */
-function compareIds(a: string, b: string): number {
-  if (a.length !== b.length) return a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
 /** Phase 1: the candidates to score, from each positive clause's enumerated matches. */
 export function planCandidates(hits: ClauseHits[], rankWindow: number): CandidatePlan {
-  const weight = new Map<string, number>();
-  for (const h of hits) for (const id of h.ids) weight.set(id, 0);
+  // A clause past the limit offers its newest rankWindow matches as candidates: older ones are
+  // candidates only through rarer clauses (that is what "rare terms first" means).
+  const lists = hits.map((h) => (h.capped ? h.ids.slice(0, rankWindow) : h.ids));
+  const weight = new Map<number, number>();
+  for (const list of lists) for (const id of list) weight.set(id, 0);
   const seen = weight.size;
   const allCounted = hits.every((h) => !h.capped);
-  if (seen > rankWindow) {
-    for (const h of hits) {
-      const w = idf(seen, h.ids.length);
-      for (const id of h.ids) weight.set(id, (weight.get(id) ?? 0) + w);
+  const counted = allCounted ? { n: seen, df: hits.map((h) => h.count) } : null;
+  if (seen <= rankWindow) return { ids: [...weight.keys()], complete: allCounted, seen, counted };
+  lists.forEach((list, i) => {
+    const w = idf(Math.max(seen, hits[i].count), hits[i].count);
+    for (const id of list) weight.set(id, (weight.get(id) ?? 0) + w);
+  });
+  // The best rankWindow by weight, ties to the newest: weights take few distinct values, so whole
+  // groups are taken in weight order and only the group at the cut is sorted (phase 2 orders the rest).
+  const groups = new Map<number, number[]>();
+  for (const [id, w] of weight) {
+    const group = groups.get(w);
+    if (group) group.push(id);
+    else groups.set(w, [id]);
+  }
+  const ids: number[] = [];
+  for (const w of [...groups.keys()].sort((a, b) => b - a)) {
+    const group = groups.get(w) as number[];
+    const room = rankWindow - ids.length;
+    if (group.length <= room) ids.push(...group);
+    else {
+      ids.push(...group.sort((a, b) => b - a).slice(0, room));
+      break;
     }
   }
-  const ids = [...weight.keys()];
-  if (seen > rankWindow) ids.sort((a, b) => (weight.get(b) ?? 0) - (weight.get(a) ?? 0) || compareIds(b, a));
-  return {
-    ids: ids.slice(0, rankWindow),
-    complete: allCounted && seen <= rankWindow,
-    seen,
-    counted: allCounted ? { n: seen, df: hits.map((h) => h.ids.length) } : null,
-  };
+  return { ids, complete: false, seen, counted };
 }
 
 /** A candidate's granted search fields, as its store read them, with their weights. */
 export interface CandidateDoc {
-  id: string;
+  id: number;
   fields: { text: string; weight: number }[];
 }
 

@@ -17,17 +17,17 @@ const bm25 = (f: number, dl: number, avgdl: number) => (f * 2.2) / (f + 1.2 * (0
 test("every clause counted and few matches: all scored, N and df over the visible matches", () => {
   const plan = planCandidates(
     [
-      { ids: ["3", "2"], capped: false },
-      { ids: ["2", "1"], capped: false },
+      { ids: [3, 2], count: 2, capped: false },
+      { ids: [2, 1], count: 2, capped: false },
     ],
     10,
   );
-  assert.deepEqual(plan, { ids: ["3", "2", "1"], complete: true, seen: 3, counted: { n: 3, df: [2, 2] } });
+  assert.deepEqual(plan, { ids: [3, 2, 1], complete: true, seen: 3, counted: { n: 3, df: [2, 2] } });
   const clauses = parseSearchQuery("alpha beta");
   const docs = [
-    { id: "3", fields: [{ text: "alpha gamma gamma", weight: 1 }] },
-    { id: "2", fields: [{ text: "alpha beta", weight: 2 }] },
-    { id: "1", fields: [{ text: "beta", weight: 1 }] },
+    { id: 3, fields: [{ text: "alpha gamma gamma", weight: 1 }] },
+    { id: 2, fields: [{ text: "alpha beta", weight: 2 }] },
+    { id: 1, fields: [{ text: "beta", weight: 1 }] },
   ];
   const scores = scoreCandidates(clauses, docs, plan);
   // Weighted lengths 3, 4, 1: avgdl 8/3; the title-weighted doc counts its words twice.
@@ -39,23 +39,23 @@ test("every clause counted and few matches: all scored, N and df over the visibl
 test("past rankWindow: rarer clauses first, ties to the newest; a capped clause makes stats local", () => {
   const plan = planCandidates(
     [
-      { ids: ["9", "8", "7", "6", "5"], capped: false },
-      { ids: ["5", "1"], capped: false },
+      { ids: [9, 8, 7, 6, 5], count: 5, capped: false },
+      { ids: [5, 1], count: 2, capped: false },
     ],
     3,
   );
   // 5 holds both; 1 holds the rare clause; then the newest of the rest.
-  assert.deepEqual(plan.ids, ["5", "1", "9"]);
+  assert.deepEqual(plan.ids, [5, 1, 9]);
   assert.equal(plan.complete, false);
   assert.equal(plan.seen, 6);
-  const capped = planCandidates([{ ids: ["4", "3"], capped: true }], 10);
+  const capped = planCandidates([{ ids: [4, 3], count: 81, capped: true }], 10);
   assert.equal(capped.complete, false);
   assert.equal(capped.counted, null);
   const scores = scoreCandidates(
     parseSearchQuery("alpha"),
     [
-      { id: "4", fields: [{ text: "alpha", weight: 1 }] },
-      { id: "3", fields: [{ text: "alpha alpha beta", weight: 1 }] },
+      { id: 4, fields: [{ text: "alpha", weight: 1 }] },
+      { id: 3, fields: [{ text: "alpha alpha beta", weight: 1 }] },
     ],
     capped,
   );
@@ -63,10 +63,10 @@ test("past rankWindow: rarer clauses first, ties to the newest; a capped clause 
 });
 
 test("phrases count adjacent runs; prefixes any term they start; excluded clauses score nothing", () => {
-  const plan = { ids: ["1"], complete: true, seen: 1, counted: { n: 1, df: [1, 1] } };
+  const plan = { ids: [1], complete: true, seen: 1, counted: { n: 1, df: [1, 1] } };
   const [score] = scoreCandidates(
     parseSearchQuery('"red car" blu* -green'),
-    [{ id: "1", fields: [{ text: "red car, red bus, blue car, bluer green", weight: 1 }] }],
+    [{ id: 1, fields: [{ text: "red car, red bus, blue car, bluer green", weight: 1 }] }],
     plan,
   );
   const w = idf(1, 1);

@@ -128,7 +128,9 @@ function comparable(result: SearchResult) {
 
 const postgres = testBackends().find((b) => b.name === "postgres");
 
-describe("search answers are identical on SQLite and Postgres", { skip: postgres ? false : "no Postgres" }, () => {
+describe("search answers are identical on SQLite and Postgres", {
+  skip: postgres ? false : "no Postgres",
+}, () => {
   for (let w = 0; w < WORLDS; w++) {
     describe(`world ${w} (seed ${SEED}; PDPP_SEARCH_ID_SEED=… to reproduce)`, () => {
       let lite: World;

@@ -92,9 +92,12 @@ function clauseSql(
           GROUP BY l.rid HAVING ${having.length > 0 ? having.join(" AND ") : "true"}
           ORDER BY l.rid DESC LIMIT ${limit})) m ORDER BY rid DESC LIMIT ${limit})`,
   ];
+  // Every match when at most the limit, else the newest rankWindow; each row carries the count.
   return {
     ctes,
-    select: `SELECT ${at.scopeIndex} AS scope, ${at.clauseIndex} AS clause, rid::text FROM ${name}`,
+    select: `SELECT ${at.scopeIndex} AS scope, ${at.clauseIndex} AS clause, rid::text, n FROM (
+      SELECT rid, row_number() OVER (ORDER BY rid DESC) AS k, count(*) OVER () AS n FROM ${name}) x
+      WHERE n < ${limit} OR k <= ${params.add(query.rankWindow)}`,
   };
 }
 
@@ -116,6 +119,8 @@ export interface ClauseHitRow {
   scope: number;
   clause: number;
   rid: string;
+  /** The (scope, clause)'s matches counted, at most limit + 1. */
+  n: string;
 }
 
 /** The candidates' keys, payloads and first chunks of their granted text fields. */

@@ -74,7 +74,7 @@ async function candidateDocs(
       weight: fieldWeight(scope.stream, field),
     }));
     out.push({
-      id: rid,
+      id: Number(rid),
       fields,
       candidate: {
         rid,
@@ -109,18 +109,20 @@ export async function search(
   const limit = enumerateLimit(query.rankWindow);
   const { sql, values } = clauseHitsSql(live, query, limit + 1);
   const { rows } = await pool.query<ClauseHitRow>(sql, values);
-  const perScope = new Map<string, number>();
-  const hits: ClauseHits[] = positive.map(() => ({ ids: [], capped: false }));
+  const counted = new Set<string>();
+  const hits: ClauseHits[] = positive.map(() => ({ ids: [], count: 0, capped: false }));
   for (const row of rows) {
-    hits[row.clause].ids.push(row.rid);
+    const hit = hits[row.clause];
+    hit.ids.push(Number(row.rid));
     const key = `${row.scope}/${row.clause}`;
-    const n = (perScope.get(key) ?? 0) + 1;
-    perScope.set(key, n);
-    if (n > limit) hits[row.clause].capped = true;
+    if (counted.has(key)) continue;
+    counted.add(key);
+    hit.count += Number(row.n);
+    if (Number(row.n) > limit) hit.capped = true;
   }
-  const unmatched = positive.filter((_, i) => hits[i].ids.length === 0).map((c) => c.text);
+  const unmatched = positive.filter((_, i) => hits[i].count === 0).map((c) => c.text);
   const plan = planCandidates(hits, query.rankWindow);
-  const docs = await candidateDocs(pool, live, plan.ids);
+  const docs = await candidateDocs(pool, live, plan.ids.map(String));
   const scores = scoreCandidates(query.clauses, docs, plan);
   const ranked = docs.map((d, i) => ({ ...d.candidate, score: scores[i] })).sort(compareHits);
   const end = query.offset + query.limit;

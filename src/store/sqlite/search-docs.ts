@@ -34,14 +34,20 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scopeOf = scopeByConnection(scopes);
   const chunk = db.stmt("SELECT text FROM text_chunks WHERE record_row = ? AND path = ? AND seq = 0").pluck();
+  // Per scope: its stream's table and the granted columns in it.
+  const layouts = new Map<StreamScope, { name: string; columns: Candidate["columns"] } | null>();
   const out: ScoredDoc[] = [];
   for (const id of ids) {
     const row = byId.get(id);
     const scope = row && scopeOf.get(`${row.connection_id}\u0000${row.stream}`);
     if (!row || !scope || scope.connectorKey !== row.connector_key) continue;
-    const info = searchTable(db, scope.connectorKey, scope.stream.name);
-    if (!info) continue;
-    const columns = grantedColumns(scope, info);
+    if (!layouts.has(scope)) {
+      const info = searchTable(db, scope.connectorKey, scope.stream.name);
+      layouts.set(scope, info && { name: info.name, columns: grantedColumns(scope, info) });
+    }
+    const layout = layouts.get(scope);
+    if (!layout) continue;
+    const { columns } = layout;
     const payload = JSON.parse(row.payload) as Record<string, unknown>;
     const textFields = scope.stream.text_fields ?? [];
     const fields = columns.map(({ field }) => ({
@@ -51,7 +57,7 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
       weight: fieldWeight(scope.stream, field),
     }));
     out.push({
-      id: String(id),
+      id,
       fields,
       candidate: {
         id,
@@ -63,7 +69,7 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
         time: scopeGrantsTime(scope) ? row.time : null,
         score: 0,
         scope,
-        table: info.name,
+        table: layout.name,
         columns,
       },
     });

@@ -50,12 +50,17 @@ function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
   return ids.every((id) => scope.connectionIds.includes(id));
 }
 
-/** One scope's visible matches of each positive clause: ids newest first, at most limit + 1. */
+/**
+ * One scope's visible matches of each positive clause, newest first: every one when at most
+ * `limit`, else the newest `rankWindow` and a count of limit + 1 (core/search-ranking.ts ClauseHits).
+ * The newest rankWindow are read first; past them FTS5 only counts (reading ids into JavaScript cost
+ * more than walking the doclist), and reads the rest when the count stays within the limit.
+ */
 function scopeClauseHits(
   db: SqliteDb,
   scope: StreamScope,
-  query: SearchQuery & { limit1: number },
-): { ids: number[] }[] | null {
+  query: SearchQuery & { enumerate: number },
+): { ids: number[]; count: number }[] | null {
   const info = searchTable(db, scope.connectorKey, scope.stream.name);
   if (!info) return null;
   const columns = grantedColumns(scope, info);
@@ -71,15 +76,27 @@ function scopeClauseHits(
   const where = plain ? { sql: "1", params: [] as SqlParam[] } : scopeWhere(scope, query.conditions);
   const records = query.conditions.length === 0 ? "records r INDEXED BY records_search_key" : "records r";
   const from = plain ? table : `${table} JOIN ${records} ON r.id = ${table}.rowid`;
-  const stmt = db
-    .stmt(
-      `SELECT ${table}.rowid FROM ${from} WHERE ${table} MATCH ? AND ${where.sql}
-       ORDER BY ${table}.rowid DESC LIMIT ?`,
-    )
+  // Rowid bounds are bound as BigInt: FTS5 ignores a rowid constraint bound as a double.
+  const matches = (older: boolean) =>
+    `FROM ${from} WHERE ${table} MATCH ? ${older ? `AND ${table}.rowid < ?` : ""} AND ${where.sql}`;
+  const newestIds = db
+    .stmt(`SELECT ${table}.rowid ${matches(false)} ORDER BY ${table}.rowid DESC LIMIT ?`)
     .pluck();
-  return positiveClauses(query.clauses).map((clause) => ({
-    ids: stmt.all(clauseMatchExpr(clause, query.clauses, filter), ...where.params, query.limit1) as number[],
-  }));
+  const olderIds = db
+    .stmt(`SELECT ${table}.rowid ${matches(true)} ORDER BY ${table}.rowid DESC LIMIT ?`)
+    .pluck();
+  const olderCount = db.stmt(`SELECT count(*) FROM (SELECT 1 ${matches(true)} LIMIT ?)`).pluck();
+  const window = query.rankWindow;
+  return positiveClauses(query.clauses).map((clause) => {
+    const expr = clauseMatchExpr(clause, query.clauses, filter);
+    const newest = newestIds.all(expr, ...where.params, window) as number[];
+    if (newest.length < window) return { ids: newest, count: newest.length };
+    const last = BigInt(newest[newest.length - 1]);
+    const older = olderCount.get(expr, last, ...where.params, query.enumerate + 1 - window) as number;
+    if (window + older > query.enumerate) return { ids: newest, count: window + older };
+    const rest = olderIds.all(expr, last, ...where.params, older) as number[];
+    return { ids: [...newest, ...rest], count: window + older };
+  });
 }
 
 function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
@@ -93,17 +110,18 @@ function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuer
   };
   if (positive.length === 0 || live.length === 0) return empty;
   const limit = enumerateLimit(query.rankWindow);
-  const hits: ClauseHits[] = positive.map(() => ({ ids: [], capped: false }));
+  const hits: ClauseHits[] = positive.map(() => ({ ids: [], count: 0, capped: false }));
   for (const scope of live) {
-    const found = scopeClauseHits(db, scope, { ...query, limit1: limit + 1 });
+    const found = scopeClauseHits(db, scope, { ...query, enumerate: limit });
     found?.forEach((f, i) => {
-      for (const id of f.ids) hits[i].ids.push(String(id));
-      if (f.ids.length > limit) hits[i].capped = true;
+      for (const id of f.ids) hits[i].ids.push(id);
+      hits[i].count += f.count;
+      if (f.count > limit) hits[i].capped = true;
     });
   }
-  const unmatched = positive.filter((_, i) => hits[i].ids.length === 0).map((c) => c.text);
+  const unmatched = positive.filter((_, i) => hits[i].count === 0).map((c) => c.text);
   const plan = planCandidates(hits, query.rankWindow);
-  const docs = candidateDocs(db, live, plan.ids.map(Number));
+  const docs = candidateDocs(db, live, plan.ids);
   const scores = scoreCandidates(query.clauses, docs, plan);
   const ranked = docs.map((d, i) => ({ ...d.candidate, score: scores[i] })).sort(compareHits);
   const end = query.offset + query.limit;
