@@ -47,26 +47,26 @@ export function isStopword(folded: string): boolean {
   return STOPWORDS.has(folded);
 }
 
-// Stems of words seen recently: most text repeats a small vocabulary. A pure function's cache:
-// cleared when full, so it bounds memory and never changes an answer.
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 50_000;
-
 /** The index term of a folded word: its Porter2 stem when it is ASCII letters, else the word. */
 export function termOf(folded: string): string {
-  if (!ASCII_LETTERS_RE.test(folded)) return folded;
-  let t = stemCache.get(folded);
-  if (t === undefined) {
-    t = stem(folded);
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(folded, t);
-  }
-  return t;
+  return ASCII_LETTERS_RE.test(folded) ? stem(folded) : folded;
 }
+
+// Terms of raw words seen recently: most text repeats a small vocabulary, and one lookup replaces
+// folding and stemming. A pure function's cache: cleared when full, it bounds memory and never
+// changes an answer.
+const termCache = new Map<string, string>();
+const TERM_CACHE_MAX = 50_000;
 
 /** Index term of a raw word as written. */
 export function analyzeWord(word: string): string {
-  return termOf(foldWord(word));
+  let t = termCache.get(word);
+  if (t === undefined) {
+    t = termOf(foldWord(word));
+    if (termCache.size >= TERM_CACHE_MAX) termCache.clear();
+    termCache.set(word, t);
+  }
+  return t;
 }
 
 export interface AnalyzedToken {
@@ -98,8 +98,12 @@ export function analyzeTokens(text: string): AnalyzedToken[] {
 
 /** The index terms of a text, in order (what a store indexes for one field). */
 export function analyzeTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(WORD_RE)) if (!tooLong(m[0])) out.push(analyzeWord(m[0]));
+  const words = text.match(WORD_RE);
+  if (words === null) return [];
+  const out: string[] = new Array(words.length);
+  let n = 0;
+  for (const word of words) if (!tooLong(word)) out[n++] = analyzeWord(word);
+  out.length = n;
   return out;
 }
 

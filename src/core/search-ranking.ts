@@ -102,28 +102,28 @@ export interface CandidateDoc {
   fields: { text: string; weight: number }[];
 }
 
-/** Occurrences of a clause in a field's terms (a phrase counts where all its terms follow in order). */
-function countIn(terms: string[], match: ClauseMatch): number {
+/** Occurrences of a phrase: runs of its terms in order. */
+function phraseCount(terms: string[], phrase: string[]): number {
   let n = 0;
-  if (match.kind !== "phrase") {
-    for (const t of terms) if (termMatches(match, t)) n++;
-    return n;
-  }
-  const p = match.terms;
-  for (let i = 0; i + p.length <= terms.length; i++) {
+  for (let i = 0; i + phrase.length <= terms.length; i++) {
     let k = 0;
-    while (k < p.length && terms[i + k] === p[k]) k++;
-    if (k === p.length) n++;
+    while (k < phrase.length && terms[i + k] === phrase[k]) k++;
+    if (k === phrase.length) n++;
   }
   return n;
 }
 
+/** Occurrences of a clause in a field, from its terms and their counts. */
+function countIn(field: { terms: string[]; counts: Map<string, number> }, match: ClauseMatch): number {
+  if (match.kind === "term") return field.counts.get(match.term) ?? 0;
+  if (match.kind === "phrase") return phraseCount(field.terms, match.terms);
+  let n = 0;
+  for (const [term, count] of field.counts) if (termMatches(match, term)) n += count;
+  return n;
+}
+
 /** Phase 2: BM25F scores of the candidates (same order as `docs`). */
-export function scoreCandidates(
-  clauses: SearchClause[],
-  docs: CandidateDoc[],
-  plan: CandidatePlan,
-): number[] {
+export function scoreCandidates(clauses: SearchClause[], docs: CandidateDoc[], plan: CandidatePlan): number[] {
   const positive = positiveClauses(clauses);
   // Weighted term frequency per (doc, clause) and weighted length per doc.
   const tf: number[][] = [];
@@ -133,9 +133,12 @@ export function scoreCandidates(
     let length = 0;
     for (const field of doc.fields) {
       const terms = analyzeTerms(field.text);
+      if (terms.length === 0) continue;
       length += field.weight * terms.length;
+      const counts = new Map<string, number>();
+      for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
       positive.forEach((c, i) => {
-        row[i] += field.weight * countIn(terms, c.match);
+        row[i] += field.weight * countIn({ terms, counts }, c.match);
       });
     }
     tf.push(row);

@@ -40,7 +40,7 @@ import {
   visibleTime,
 } from "../render.js";
 
-export const DEFAULT_RANK_WINDOW = 250;
+export const DEFAULT_RANK_WINDOW = 100;
 /** Deepest offset a search cursor may reach (keeps deep paging from scanning without bound). */
 const MAX_SEARCH_OFFSET = 10_000;
 
