@@ -190,8 +190,8 @@ export async function runHostedBench(options: {
 }): Promise<BenchRow[]> {
   const workers = options.workers ?? availableParallelism();
   const { home, token } = await benchHome(options.records, options.seed, options.home);
-  // The server runs the compiled build, as an installed package does: a checkout's bin/pdpp.js
-  // runs the sources through tsx, which costs ~55 MB more RSS per process (same CPU once loaded).
+  // The server runs the compiled build, as an installed package does (its own copy: never a work
+  // tree's dist/ that may be older than the sources).
   const server = await startServe(home, { workers, entry: buildDist() });
   const rows: BenchRow[] = [];
   try {

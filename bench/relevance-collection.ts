@@ -1,8 +1,10 @@
 // Judged collections for the relevance bench, in BEIR layout (corpus.jsonl, queries.jsonl,
-// qrels/test.tsv), read from an ignored folder: what each is, where to get it, what was published.
-import { existsSync, readFileSync } from "node:fs";
+// qrels/test.tsv) or classic SMART files (X.ALL, X.QRY, X.REL), read from an ignored folder: what
+// each is, where to get it, what was published.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Qrels } from "./relevance-metrics.js";
+import { readSmartCollection } from "./relevance-smart.js";
 
 export interface PublishedFigure {
   /** Who measured it, and how. */
@@ -15,6 +17,8 @@ export interface KnownCollection {
   name: string;
   /** Where a user downloads it (the public URL), and what unpacking gives. */
   url: string;
+  /** BEIR layout (a zip holding <name>/…), or SMART files of this prefix (a tar of X.ALL, X.QRY, X.REL). */
+  smart?: string;
   /** Expected counts, checked on load: a truncated or different copy is refused. */
   docs: number;
   testQueries: number;
@@ -53,11 +57,23 @@ export const KNOWN_COLLECTIONS: Record<string, KnownCollection> = {
       { source: "Pyserini/Anserini BEIR regressions, BM25 flat (Lucene)", ndcg10: 0.322, recall100: 0.246 },
     ],
   },
+  cisi: {
+    name: "cisi",
+    url: "http://ir.dcs.gla.ac.uk/resources/test_collections/cisi/cisi.tar.gz",
+    smart: "CISI",
+    docs: 1460,
+    testQueries: 76,
+    licence:
+      "CISI (Glasgow IR resources test collections): freely distributed for research, no stated licence",
+    published: [],
+  },
 };
 
 export interface Collection {
   name: string;
   dir: string;
+  /** The BEIR corpus.jsonl to import as is; null when the documents come from another layout. */
+  corpusJsonl: string | null;
   docs: { id: string; title: string; text: string }[];
   /** Query id → text, for the judged queries only. */
   queries: Map<string, string>;
@@ -73,9 +89,12 @@ export function defaultCollectionDir(name: string): string {
 /** The one line a user needs when the files are missing: what to download, from where, to where. */
 export function missingCollectionLine(name: string, dir: string): string {
   const known = KNOWN_COLLECTIONS[name];
+  const files = known?.smart
+    ? `${dir}/${known.smart}.ALL, ${known.smart}.QRY and ${known.smart}.REL exist`
+    : `${dir}/corpus.jsonl, queries.jsonl and qrels/test.tsv exist`;
   const where = known
-    ? `download ${known.url} and unzip it in ${dirname(dir)} so that ${dir}/corpus.jsonl, queries.jsonl and qrels/test.tsv exist`
-    : `put a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv) in ${dir}`;
+    ? `download ${known.url} and ${known.smart ? `untar it in ${dir}` : `unzip it in ${dirname(dir)}`} so that ${files}`
+    : `put a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv) or SMART files (X.ALL, X.QRY, X.REL) in ${dir}`;
   return `relevance collection ${name} not found: ${where} (or pass --collection DIR).`;
 }
 
@@ -101,26 +120,48 @@ export function parseQrels(lines: string[]): Qrels {
   return qrels;
 }
 
+/** The SMART prefix of a folder holding X.ALL, X.QRY and X.REL, or null. */
+function smartPrefix(dir: string): string | null {
+  if (!existsSync(dir)) return null;
+  const names = new Set(readdirSync(dir));
+  const all = [...names].find((n) => n.endsWith(".ALL") && names.has(n.replace(/ALL$/, "QRY")));
+  const prefix = all?.slice(0, -".ALL".length);
+  return prefix && names.has(`${prefix}.REL`) ? prefix : null;
+}
+
 /**
- * Reads a BEIR-layout collection; null when its files are missing. The judged queries are those of
- * qrels/test.tsv; a collection whose name is known must have exactly the published counts.
+ * Reads a collection in BEIR layout or SMART files; null when its files are missing. The judged
+ * queries are those with judgements; a collection whose name is known must have exactly the
+ * published counts.
  */
 export function loadCollection(dir: string, nameHint?: string): Collection | null {
-  const files = ["corpus.jsonl", "queries.jsonl", join("qrels", "test.tsv")].map((f) => join(dir, f));
-  if (!files.every((f) => existsSync(f))) return null;
   const name = nameHint ?? basename(dir);
-  const docs = readLines(files[0]).map((line) => {
-    const d = JSON.parse(line) as { _id: string; title?: string; text?: string };
-    return { id: String(d._id), title: d.title ?? "", text: d.text ?? "" };
-  });
-  const qrels = parseQrels(readLines(files[2]));
-  const queries = new Map<string, string>();
-  for (const line of readLines(files[1])) {
-    const q = JSON.parse(line) as { _id: string; text: string };
-    if (qrels.has(String(q._id))) queries.set(String(q._id), q.text);
-  }
+  const beir = ["corpus.jsonl", "queries.jsonl", join("qrels", "test.tsv")].map((f) => join(dir, f));
+  let docs: Collection["docs"];
+  let queryTexts: Map<string, string>;
+  let qrels: Qrels;
+  let corpusJsonl: string | null = null;
+  const smart = smartPrefix(dir);
+  if (beir.every((f) => existsSync(f))) {
+    corpusJsonl = beir[0];
+    docs = readLines(beir[0]).map((line) => {
+      const d = JSON.parse(line) as { _id: string; title?: string; text?: string };
+      return { id: String(d._id), title: d.title ?? "", text: d.text ?? "" };
+    });
+    qrels = parseQrels(readLines(beir[2]));
+    queryTexts = new Map(
+      readLines(beir[1]).map((line) => {
+        const q = JSON.parse(line) as { _id: string; text: string };
+        return [String(q._id), q.text];
+      }),
+    );
+  } else if (smart) {
+    const at = (ext: string) => join(dir, `${smart}.${ext}`);
+    ({ docs, queryTexts, qrels } = readSmartCollection({ all: at("ALL"), qry: at("QRY"), rel: at("REL") }));
+  } else return null;
+  const queries = new Map([...queryTexts].filter(([qid]) => qrels.has(qid)));
   for (const qid of qrels.keys()) {
-    if (!queries.has(qid)) throw new Error(`${name}: judged query ${qid} is not in queries.jsonl`);
+    if (!queries.has(qid)) throw new Error(`${name}: judged query ${qid} is not among the queries`);
   }
   const known = KNOWN_COLLECTIONS[name];
   if (known && (docs.length !== known.docs || qrels.size !== known.testQueries)) {
@@ -129,5 +170,5 @@ export function loadCollection(dir: string, nameHint?: string): Collection | nul
         `the published collection has ${known.docs} and ${known.testQueries}: a partial or different copy?`,
     );
   }
-  return { name, dir, docs, queries, qrels, known };
+  return { name, dir, corpusJsonl, docs, queries, qrels, known };
 }

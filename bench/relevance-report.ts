@@ -28,7 +28,14 @@ export interface SystemRun {
   kind: "pdpp" | "floor";
   backend?: "sqlite" | "postgres";
   forms: Partial<Record<QueryForm, FormResult>>;
-  mcp?: { sampled: number; mismatches: { qid: string; http: string[]; mcp: string[]; error?: string }[] };
+  /** The sample of queries as written asked at limit 10: over MCP, and against the limit-100 page. */
+  mcp?: {
+    sampled: number;
+    mismatches: { qid: string; http: string[]; mcp: string[]; error?: string }[];
+    pageMismatches: { qid: string; limit10: string[]; limit100: string[] }[];
+    limit10_p50_ms: number;
+    limit10_p95_ms: number;
+  };
 }
 
 export interface Disagreement {
@@ -135,12 +142,19 @@ function printDefects(run: SystemRun): void {
       console.log(
         `  q ${x.qid}: http [${x.http.join(" ")}] mcp [${x.mcp.join(" ")}]${x.error ? ` error ${x.error}` : ""}`,
       );
+    const p = run.mcp.pageMismatches;
+    console.log(
+      `${run.system}: GET /v1/search limit 10 vs the first 10 of limit 100, same ${run.mcp.sampled} queries: ${p.length} differ; ` +
+        `limit-10 latency p50 ${ms(run.mcp.limit10_p50_ms)} ms, p95 ${ms(run.mcp.limit10_p95_ms)} ms`,
+    );
+    for (const x of p.slice(0, 3))
+      console.log(`  q ${x.qid}: limit 10 [${x.limit10.join(" ")}] limit 100 [${x.limit100.join(" ")}]`);
   }
   for (const form of QUERY_FORMS) {
     const r = run.forms[form];
     for (const e of (r?.errors ?? []).slice(0, 3))
       console.log(
-        `${run.system} (${form}): DEFECT q ${e.qid} ${JSON.stringify(e.q.slice(0, 80))} → ${e.error}`,
+        `${run.system} (${form}): FAILED q ${e.qid} ${JSON.stringify(e.q.slice(0, 80))} → ${e.error}`,
       );
     if ((r?.errors?.length ?? 0) > 3) console.log(`  … ${r!.errors!.length} failed queries in all`);
     for (const o of (r?.outside ?? []).slice(0, 3))

@@ -50,6 +50,13 @@ export function beirManifest(name: string): Manifest {
   };
 }
 
+function writeJsonl(path: string, docs: readonly { id: string; title: string; text: string }[]): void {
+  writeFileSync(
+    path,
+    docs.map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.text })).join("\n"),
+  );
+}
+
 export interface SearchAnswer {
   /** Doc ids, best first (up to the limit asked). */
   ids: string[];
@@ -126,18 +133,24 @@ export async function openStoreUnderTest(
     const app = createApp({ store, publicUrl: BASE });
     const manifest = beirManifest(collection.name);
     const started = performance.now();
+    // A BEIR corpus.jsonl is imported as it is; documents of another layout are written as JSONL first.
+    let corpus = collection.corpusJsonl;
+    if (corpus === null) {
+      corpus = join(tmp, "corpus.jsonl");
+      writeJsonl(corpus, collection.docs);
+    }
     const connectionId = await importJsonl(store, app, ownerToken, {
-      path: join(collection.dir, "corpus.jsonl"),
+      path: corpus,
       label: collection.name,
       manifest,
     });
     const importSeconds = (performance.now() - started) / 1000;
     const decoyPath = join(tmp, "decoy.jsonl");
-    const decoys = collection.docs.slice(0, DECOY_DOCS).map((d) => ({ ...d, _id: `${DECOY_PREFIX}${d.id}` }));
-    writeFileSync(
+    writeJsonl(
       decoyPath,
-      decoys.map(({ _id, title, text }) => JSON.stringify({ _id, title, text })).join("\n"),
+      collection.docs.slice(0, DECOY_DOCS).map((d) => ({ ...d, id: `${DECOY_PREFIX}${d.id}` })),
     );
+
     await importJsonl(store, app, ownerToken, { path: decoyPath, label: "hidden decoy", manifest });
     const token = newToken("client");
     await store.createGrant({

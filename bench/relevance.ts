@@ -34,6 +34,18 @@ export interface RelevanceOptions {
 }
 
 const RANK_DEPTH = 100;
+/** `q` is 1–1,000 characters (20-rs-api.md); longer queries go to every system cut to this. */
+const MAX_QUERY_CHARS = 1000;
+
+/** The query cut at the last whitespace within MAX_QUERY_CHARS (counted in UTF-16 units, as the RS counts them). */
+export function capQuery(text: string): string {
+  if (text.length <= MAX_QUERY_CHARS) return text;
+  const head = text.slice(0, MAX_QUERY_CHARS + 1);
+  const space = head.search(/\s\S*$/);
+  if (space > 0) return head.slice(0, space).trimEnd();
+  // No space to cut at: MAX_QUERY_CHARS units, less a high surrogate whose pair would cross the limit.
+  return text.slice(0, MAX_QUERY_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+}
 
 /** Exit code: 0 measured, 1 the collection is missing (one line says what to download). */
 export async function runRelevanceBench(options: RelevanceOptions): Promise<number> {
@@ -48,20 +60,36 @@ export async function runRelevanceBench(options: RelevanceOptions): Promise<numb
   const qids = [...collection.queries.keys()].slice(0, options.queries ?? Number.POSITIVE_INFINITY);
   const qrels: Qrels = new Map(qids.map((q) => [q, collection.qrels.get(q)!]));
   const df = documentFrequencies(collection.docs.map((d) => `${d.title} ${d.text}`));
+  let capped = 0;
   const forms = new Map<QueryForm, Map<string, string>>(
-    QUERY_FORMS.map((f) => [f, new Map(qids.map((q) => [q, queryForm(f, collection.queries.get(q)!, df)]))]),
+    QUERY_FORMS.map((f) => [
+      f,
+      new Map(
+        qids.map((q) => {
+          const text = queryForm(f, collection.queries.get(q)!, df);
+          const cut = capQuery(text);
+          if (cut !== text) capped++;
+          return [q, cut];
+        }),
+      ),
+    ]),
   );
   const loadBefore = loadavg();
   console.log(
     `relevance: ${collection.name} (${collection.docs.length.toLocaleString("en")} documents, ` +
       `${qids.length} of ${collection.queries.size} judged queries); load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
   );
+  const notes: string[] = [];
+  if (capped > 0) {
+    notes.push(
+      `${capped} query texts (all forms) were longer than ${MAX_QUERY_CHARS} characters, GET /v1/search's limit: every system got them cut at the last space before it`,
+    );
+  }
   const runs: SystemRun[] = [];
   for (const tokenizer of ["unicode61", "porter"] as FloorTokenizer[]) {
     runs.push(runFloor(collection, tokenizer, forms, qrels));
   }
   const backends = options.store === "both" ? (["sqlite", "postgres"] as const) : ([options.store] as const);
-  const notes: string[] = [];
   for (const backend of backends) {
     let sut: StoreUnderTest;
     try {
@@ -140,6 +168,7 @@ async function runStore(
     const ms: number[] = [];
     const errors: { qid: string; q: string; error: string }[] = [];
     const outside: { qid: string; hits: string[] }[] = [];
+    const started = performance.now();
     for (const [qid, text] of texts) {
       const answer = await sut.search(text, RANK_DEPTH);
       rankings.set(qid, answer.ids);
@@ -148,18 +177,36 @@ async function runStore(
       if (answer.outside.length > 0) outside.push({ qid, hits: answer.outside });
     }
     run.forms[form] = { ...formResult(rankings, ms, qrels, texts), errors, outside };
+    console.log(
+      `${run.system}: ${form}, ${texts.size} searches in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   // The MCP tool must answer what the HTTP route answers: same ids, same order, for the first N.
   const asWritten = forms.get("as-written")!;
   const sample = [...asWritten].slice(0, mcpSample);
+  // …and a page of 10 must be the first 10 of the page of 100 (the limit may not change the order).
   const mismatches: { qid: string; http: string[]; mcp: string[]; error?: string }[] = [];
+  const pageMismatches: { qid: string; limit10: string[]; limit100: string[] }[] = [];
+  const ms10: number[] = [];
+  const top100 = new Map(run.forms["as-written"]!.perQuery.map((q) => [q.qid, q.top10]));
   for (const [qid, text] of sample) {
-    const http = (await sut.search(text, 10)).ids;
+    const answer = await sut.search(text, 10);
+    ms10.push(answer.ms);
+    const http = answer.ids;
+    const first10 = top100.get(qid) ?? [];
+    if (http.join(" ") !== first10.join(" ")) pageMismatches.push({ qid, limit10: http, limit100: first10 });
     const mcp = await sut.mcpSearch(text, 10);
     if (mcp.error || mcp.ids.join(" ") !== http.join(" "))
       mismatches.push({ qid, http, mcp: mcp.ids, error: mcp.error });
   }
-  run.mcp = { sampled: sample.length, mismatches };
+  const sorted = ms10.sort((a, b) => a - b);
+  run.mcp = {
+    sampled: sample.length,
+    mismatches,
+    pageMismatches,
+    limit10_p50_ms: percentile(sorted, 50),
+    limit10_p95_ms: percentile(sorted, 95),
+  };
   return run;
 }
 

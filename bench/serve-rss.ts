@@ -1,4 +1,4 @@
-// `pdpp serve` RSS: idle at start (a temp home; checkout path through tsx, and the compiled build), and
+// `pdpp serve` RSS: idle at start (a temp home; the sources through tsx, and the compiled build), and
 // after a burst of reads on a dataset home, then after an idle settle (VmRSS from /proc).
 // Run alone: tsx bench/serve-rss.ts [--records 100000] [--requests 2000] [--settle 60]
 import { spawn, spawnSync } from "node:child_process";
@@ -40,12 +40,15 @@ function vm(pid: number, key: "VmRSS" | "VmHWM"): number {
 }
 
 /** Spawn `args`, wait for the `url:` line, settle, sample, stop. */
-async function sampleServe(label: string, options: { args: string[]; home: string }): Promise<RssSample> {
+async function sampleServe(
+  label: string,
+  options: { args: string[]; home: string; env?: Record<string, string> },
+): Promise<RssSample> {
   const { args, home } = options;
   const started = performance.now();
   const child = spawn(process.execPath, [...args, "serve", "--port", "0"], {
     cwd: ROOT,
-    env: { ...process.env, PDPP_HOME: home },
+    env: { ...process.env, PDPP_HOME: home, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -101,7 +104,13 @@ export async function measureServeIdleRss(): Promise<RssSample[]> {
       encoding: "utf8",
     });
     if (init.status !== 0) throw new Error(`pdpp init failed: ${init.stderr}`);
-    const samples = [await sampleServe("checkout (bin/pdpp.js → tsx)", { args: ["bin/pdpp.js"], home })];
+    const samples = [
+      await sampleServe("sources through tsx (bin/pdpp.js, PDPP_DEV=1)", {
+        args: ["bin/pdpp.js"],
+        home,
+        env: { PDPP_DEV: "1" },
+      }),
+    ];
     samples.push(await sampleServe("compiled (dist/cli/main.js)", { args: [buildDist()], home }));
     return samples;
   } finally {

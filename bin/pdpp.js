@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The `pdpp` command: in a checkout it runs the TypeScript sources through tsx (never a stale
-// build); an installed package (no src/) runs the compiled dist/.
-import { existsSync } from "node:fs";
+// The `pdpp` command: runs the compiled build (dist/, made by `npm run build`, which `npm ci` runs
+// as `prepare`), from any directory. In a checkout whose sources changed since the last build, or
+// with PDPP_DEV=1, it runs the sources through tsx instead, with this package's own tsconfig.json:
+// tsx otherwise reads the tsconfig of the current directory, and the owner pages' JSX breaks.
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -16,11 +18,36 @@ if (major < 22) {
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const source = join(root, "src", "cli", "main.ts");
-if (existsSync(source)) {
+const sources = join(root, "src");
+const compiled = join(root, "dist", "cli", "main.js");
+/** Written by scripts/build.mjs after each build. */
+const stamp = join(root, "dist", ".built");
+
+/** Newest change under a folder (files and folders: a deleted file changes its folder). */
+function newestChange(dir) {
+  let newest = statSync(dir).mtimeMs;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function runSources() {
+  if (!existsSync(sources)) return false;
+  if (process.env.PDPP_DEV === "1" || !existsSync(stamp)) return true;
+  return newestChange(sources) > statSync(stamp).mtimeMs;
+}
+
+if (runSources()) {
+  // Through the environment so worker threads and `serve --workers` processes use it too.
+  process.env.TSX_TSCONFIG_PATH = join(root, "tsconfig.json");
   const { register } = await import("tsx/esm/api");
   register();
-  await import(pathToFileURL(source).href);
+  await import(pathToFileURL(join(sources, "cli", "main.ts")).href);
+} else if (existsSync(compiled)) {
+  await import(pathToFileURL(compiled).href);
 } else {
-  await import(pathToFileURL(join(root, "dist", "cli", "main.js")).href);
+  process.stderr.write(`pdpp: no build in ${join(root, "dist")}; run \`npm run build\` there\n`);
+  process.exit(1);
 }

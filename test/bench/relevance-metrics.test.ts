@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { parseQrels } from "../../bench/relevance-collection.js";
 import { openFts5Floor, orOfWords } from "../../bench/relevance-floor.js";
 import { meanScores, mrrAt, ndcgAt, type Qrels, recallAt } from "../../bench/relevance-metrics.js";
+import { parseSmartQrels, parseSmartRecords } from "../../bench/relevance-smart.js";
 import { documentFrequencies, queryForm, words } from "../../bench/relevance-words.js";
 
 const close = (actual: number, expected: number) =>
@@ -138,4 +139,32 @@ test("the FTS5 floor ORs the query's quoted words and ranks by bm25()", () => {
     plain.close();
     porter.close();
   }
+});
+
+test("SMART files: .I records with their fields as one line each, and REL pairs judged relevant", () => {
+  const all =
+    ".I 1\r\n.T\r\nDewey  Decimal\r\n.A\r\nComaromi, J.P.\r\n.W\r\n   The present study\r\nis a history.\r\n.X\r\n1\t5\t1\r\n.I 2\r\n.T \r\nUse of Libraries\r\n.W\r\n";
+  assert.deepEqual(parseSmartRecords(all), [
+    {
+      id: "1",
+      fields: { T: "Dewey Decimal", A: "Comaromi, J.P.", W: "The present study is a history.", X: "1 5 1" },
+    },
+    { id: "2", fields: { T: "Use of Libraries", W: "" } },
+  ]);
+  const rel = parseSmartQrels(
+    "     1     28\t0\t0.000000\r\n     1     35\t0\t0.000000\r\n    10   4\t0\t0.0\r\n",
+  );
+  assert.deepEqual(
+    [...rel].map(([q, m]) => [q, [...m]]),
+    [
+      [
+        "1",
+        [
+          ["28", 1],
+          ["35", 1],
+        ],
+      ],
+      ["10", [["4", 1]]],
+    ],
+  );
 });

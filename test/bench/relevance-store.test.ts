@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runRelevanceBench } from "../../bench/relevance.js";
+import { capQuery, runRelevanceBench } from "../../bench/relevance.js";
 import { loadCollection, missingCollectionLine } from "../../bench/relevance-collection.js";
 import { openStoreUnderTest } from "../../bench/relevance-store.js";
 
@@ -59,6 +59,10 @@ test("a missing collection: one line with the public URL and the folder, exit co
     missingCollectionLine("scifact", "/x/scifact"),
     /^relevance collection scifact not found: download https:\/\/\S+\/scifact\.zip and unzip it in \/x so that \/x\/scifact\/corpus\.jsonl, queries\.jsonl and qrels\/test\.tsv exist \(or pass --collection DIR\)\.$/,
   );
+  assert.equal(
+    missingCollectionLine("cisi", "/x/cisi"),
+    "relevance collection cisi not found: download http://ir.dcs.gla.ac.uk/resources/test_collections/cisi/cisi.tar.gz and untar it in /x/cisi so that /x/cisi/CISI.ALL, CISI.QRY and CISI.REL exist (or pass --collection DIR).",
+  );
   const lines: string[] = [];
   const original = console.error;
   console.error = (line: string) => lines.push(line);
@@ -73,7 +77,7 @@ test("a missing collection: one line with the public URL and the folder, exit co
     console.error = original;
   }
   assert.deepEqual(lines, [
-    "relevance collection mine not found: put a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv) in /nonexistent/beir/mine (or pass --collection DIR).",
+    "relevance collection mine not found: put a BEIR-layout collection (corpus.jsonl, queries.jsonl, qrels/test.tsv) or SMART files (X.ALL, X.QRY, X.REL) in /nonexistent/beir/mine (or pass --collection DIR).",
   ]);
 });
 
@@ -92,4 +96,12 @@ test("the store under test imports with the jsonl importer and answers over HTTP
     await sut.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("queries longer than GET /v1/search's 1,000 characters are cut at the last space before the limit", () => {
+  assert.equal(capQuery("short query"), "short query");
+  const long = `${"word ".repeat(199)}lastword and more`; // 995 chars, then "lastword" crosses 1,000
+  assert.equal(capQuery(long), "word ".repeat(199).trimEnd());
+  assert.equal(capQuery("x".repeat(1500)).length, 1000);
+  assert.equal(capQuery(`${"a".repeat(999)}😀b`), "a".repeat(999)); // no lone surrogate
 });

@@ -1,5 +1,5 @@
 // Test plumbing: spawn the real `pdpp` CLI (node bin/pdpp.js) against a temporary home.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -55,4 +55,23 @@ export function runPdpp(
 /** Assert-friendly: the single stderr line of a failed command. */
 export function errorLines(result: CliResult): string[] {
   return result.stderr.split("\n").filter((line) => line.length > 0);
+}
+
+/** Resolve with stdout once `pattern` shows up in it (or reject when the process exits first). */
+export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      const match = pattern.exec(stdout);
+      if (match) resolve(match);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`serve exited (${code}) before printing: ${stderr}${stdout}`)),
+    );
+  });
 }

@@ -6,26 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { BIN, cliEnv, REPO_ROOT, runPdpp, tempDir } from "./run-cli.js";
-
-/** Resolve with stdout once `pattern` shows up in it (or reject when the process exits first). */
-function waitForOutput(child: ReturnType<typeof spawn>, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-      const match = pattern.exec(stdout);
-      if (match) resolve(match);
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.once("exit", (code) =>
-      reject(new Error(`serve exited (${code}) before printing: ${stderr}${stdout}`)),
-    );
-  });
-}
+import { BIN, cliEnv, REPO_ROOT, runPdpp, tempDir, waitForOutput } from "./run-cli.js";
 
 describe("pdpp serve", () => {
   it("prints the URL and /mcp, answers GET /v1/token for the owner, exits 0 on SIGTERM", async () => {
