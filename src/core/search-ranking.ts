@@ -123,7 +123,11 @@ function countIn(field: { terms: string[]; counts: Map<string, number> }, match:
 }
 
 /** Phase 2: BM25F scores of the candidates (same order as `docs`). */
-export function scoreCandidates(clauses: SearchClause[], docs: CandidateDoc[], plan: CandidatePlan): number[] {
+export function scoreCandidates(
+  clauses: SearchClause[],
+  docs: CandidateDoc[],
+  plan: CandidatePlan,
+): number[] {
   const positive = positiveClauses(clauses);
   // Weighted term frequency per (doc, clause) and weighted length per doc.
   const tf: number[][] = [];
