@@ -7,9 +7,10 @@
 //
 // Plan (issue 18). Phase 1: each positive clause's visible matches are enumerated up to a limit.
 // A clause under it is "counted": its matches are known exactly, and all are candidates; a clause
-// past it offers its newest rankWindow matches. When more than `rankWindow` candidates exist, the
-// `rankWindow` best by phase-1 weight (the idf of the clauses whose lists hold the record: rare
-// words first) go on, ties to the newest. Phase 2: those
+// past it offers its newest rankWindow matches. Every candidate is scored when all clauses were
+// counted and at most 4 × rankWindow records match; otherwise the `rankWindow` best by phase-1
+// weight (the idf of the clauses whose lists hold the record: rare words first) go on, ties to
+// the newest. Phase 2: those
 // candidates are scored with BM25F from their own granted fields (term frequencies and lengths
 // read from the text, title field weighted), and ordered by score, then the contract's tie order.
 //
@@ -18,7 +19,7 @@
 //   visible matches, avgdl = mean weighted length of the scored candidates;
 // - otherwise (a clause matches more than the limit): N, df and avgdl over the scored candidates.
 // Recall is complete only when every visible match was scored (every clause counted and at most
-// rankWindow matches); matched_estimate is the number of distinct visible matches seen.
+// 4 × rankWindow matches); matched_estimate is the number of distinct visible matches seen.
 import { analyzeTerms } from "./search-analysis.js";
 import { type ClauseMatch, positiveClauses, type SearchClause, termMatches } from "./search-query.js";
 
@@ -27,9 +28,16 @@ const B = 0.75;
 /** Weight of the stream's title_field when the manifest sets none. */
 export const DEFAULT_TITLE_WEIGHT = 2;
 
-/** How many matches of one clause a store enumerates (plus one, to know it has more). */
+/** Every match is scored when each clause was counted and at most this many rank windows match. */
+const SCORE_ALL = 4;
+
+/**
+ * How many matches of one clause a store enumerates (plus one, to know it has more): 2,000 for the
+ * deployed window of 100. On SciFact, 800 left common words uncounted and statistics local to the
+ * scored candidates: nDCG@10 0.661 against 0.683 with 2,000.
+ */
 export function enumerateLimit(rankWindow: number): number {
-  return rankWindow * 8;
+  return rankWindow * 20;
 }
 
 /** One positive clause's visible matches as a store found them (across every searched scope). */
@@ -54,6 +62,8 @@ export interface CandidatePlan {
   seen: number;
   /** N and df when every clause was counted (else taken over the scored records). */
   counted: { n: number; df: number[] } | null;
+  /** Per positive clause, the candidates its store list holds (a match it has, read or not). */
+  members: Set<number>[];
 }
 
 function idf(n: number, df: number): number {
@@ -70,7 +80,11 @@ export function planCandidates(hits: ClauseHits[], rankWindow: number): Candidat
   const seen = weight.size;
   const allCounted = hits.every((h) => !h.capped);
   const counted = allCounted ? { n: seen, df: hits.map((h) => h.count) } : null;
-  if (seen <= rankWindow) return { ids: [...weight.keys()], complete: allCounted, seen, counted };
+  const members = lists.map((list) => new Set(list));
+  // Every match is scored when all are known and few: a rare word's matches are then ranked by
+  // BM25, not by recency (phase 1 cannot tell them apart).
+  if (seen <= rankWindow || (allCounted && seen <= SCORE_ALL * rankWindow))
+    return { ids: [...weight.keys()], complete: allCounted, seen, counted, members };
   lists.forEach((list, i) => {
     const w = idf(Math.max(seen, hits[i].count), hits[i].count);
     for (const id of list) weight.set(id, (weight.get(id) ?? 0) + w);
@@ -93,7 +107,7 @@ export function planCandidates(hits: ClauseHits[], rankWindow: number): Candidat
       break;
     }
   }
-  return { ids, complete: false, seen, counted };
+  return { ids, complete: false, seen, counted, members };
 }
 
 /** A candidate's granted search fields, as its store read them, with their weights. */
@@ -145,6 +159,11 @@ export function scoreCandidates(
         row[i] += field.weight * countIn({ terms, counts }, c.match);
       });
     }
+    // A match the read text does not show (past a text field's first chunk, which is all that
+    // is read) counts once: the store found the clause in a granted field.
+    positive.forEach((_, i) => {
+      if (row[i] === 0 && plan.members[i]?.has(doc.id)) row[i] = 1;
+    });
     tf.push(row);
     dl.push(length);
   }

@@ -22,7 +22,13 @@ test("every clause counted and few matches: all scored, N and df over the visibl
     ],
     10,
   );
-  assert.deepEqual(plan, { ids: [3, 2, 1], complete: true, seen: 3, counted: { n: 3, df: [2, 2] } });
+  assert.deepEqual(plan, {
+    ids: [3, 2, 1],
+    complete: true,
+    seen: 3,
+    counted: { n: 3, df: [2, 2] },
+    members: [new Set([3, 2]), new Set([2, 1])],
+  });
   const clauses = parseSearchQuery("alpha beta");
   const docs = [
     { id: 3, fields: [{ text: "alpha gamma gamma", weight: 1 }] },
@@ -37,17 +43,30 @@ test("every clause counted and few matches: all scored, N and df over the visibl
 });
 
 test("past rankWindow: rarer clauses first, ties to the newest; a capped clause makes stats local", () => {
+  // Every clause counted and at most 4 windows of matches: all are scored.
+  const few = planCandidates([{ ids: [9, 8, 7, 6, 5], count: 5, capped: false }], 2);
+  assert.deepEqual([few.ids, few.complete], [[9, 8, 7, 6, 5], true]);
   const plan = planCandidates(
     [
       { ids: [9, 8, 7, 6, 5], count: 5, capped: false },
       { ids: [5, 1], count: 2, capped: false },
     ],
+    1,
+  );
+  // 5 holds both words: the best candidate.
+  assert.deepEqual(plan.ids, [5]);
+  const three = planCandidates(
+    [
+      { ids: [19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5], count: 15, capped: false },
+      { ids: [5, 1], count: 2, capped: false },
+    ],
     3,
   );
   // 5 holds both; 1 holds the rare clause; then the newest of the rest.
-  assert.deepEqual(plan.ids, [5, 1, 9]);
+  assert.deepEqual(three.ids, [5, 1, 19]);
   assert.equal(plan.complete, false);
   assert.equal(plan.seen, 6);
+  assert.equal(three.seen, 16);
   const capped = planCandidates([{ ids: [4, 3], count: 81, capped: true }], 10);
   assert.equal(capped.complete, false);
   assert.equal(capped.counted, null);
@@ -63,7 +82,7 @@ test("past rankWindow: rarer clauses first, ties to the newest; a capped clause 
 });
 
 test("phrases count adjacent runs; prefixes any term they start; excluded clauses score nothing", () => {
-  const plan = { ids: [1], complete: true, seen: 1, counted: { n: 1, df: [1, 1] } };
+  const plan = { ids: [1], complete: true, seen: 1, counted: { n: 1, df: [1, 1] }, members: [] };
   const [score] = scoreCandidates(
     parseSearchQuery('"red car" blu* -green'),
     [{ id: 1, fields: [{ text: "red car, red bus, blue car, bluer green", weight: 1 }] }],
@@ -71,6 +90,16 @@ test("phrases count adjacent runs; prefixes any term they start; excluded clause
   );
   const w = idf(1, 1);
   close([score], [w * bm25(1, 9, 9) + w * bm25(2, 9, 9)]);
+});
+
+test("a match the read text does not show counts once for the clauses whose lists hold it", () => {
+  const plan = planCandidates([{ ids: [7], count: 1, capped: false }], 10);
+  const [score] = scoreCandidates(
+    parseSearchQuery("zebra"),
+    [{ id: 7, fields: [{ text: "no such word", weight: 1 }] }],
+    plan,
+  );
+  close([score], [idf(1, 1) * bm25(1, 3, 3)]);
 });
 
 test("field weights: manifest's, else 2 for the title field, else 1", () => {

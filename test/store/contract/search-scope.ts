@@ -175,8 +175,8 @@ export function searchScopeContract(backend: TestBackend): void {
       const shapes = [
         { rankWindow: 10_000, limit: 10, offset: 0 },
         { rankWindow: 10_000, limit: 3, offset: 3 },
-        { rankWindow: 4, limit: 10, offset: 0 },
-        { rankWindow: 4, limit: 2, offset: 2 },
+        { rankWindow: 3, limit: 10, offset: 0 },
+        { rankWindow: 3, limit: 2, offset: 2 },
       ];
       const runAll = async (world: { store: Store; scope: StreamScope }) => {
         const out: unknown[] = [];
@@ -207,7 +207,7 @@ export function searchScopeContract(backend: TestBackend): void {
           conditions: [],
           limit: 100,
           offset: 0,
-          rankWindow: 4,
+          rankWindow: 3,
         })) as SearchResult;
         assert.deepEqual(alpha.recall, {
           complete: false,

@@ -208,13 +208,15 @@ export function searchContract(backend: TestBackend): void {
     test("recall: complete within rankWindow, honest candidate window beyond it", async () => {
       const within = await run("message", { rankWindow: 30 });
       assert.deepEqual(within.recall, { complete: true, rankingScope: "all_matches" });
-      const beyond = await run("message", { rankWindow: 10 });
+      // Every word counted and at most 4 windows of matches: all are still scored.
+      assert.deepEqual((await run("message", { rankWindow: 8 })).recall, within.recall);
+      const beyond = await run("message", { rankWindow: 5 });
       assert.equal(beyond.recall.complete, false);
       assert.equal(beyond.recall.rankingScope, "candidate_window");
       assert.equal(beyond.recall.matchedEstimate, 30);
-      assert.equal(beyond.hits.length, 10);
+      assert.equal(beyond.hits.length, 5);
       assert.equal(beyond.hasMore, false);
-      assert.equal(new Set(beyond.hits.map((h) => h.recordId)).size, 10);
+      assert.equal(new Set(beyond.hits.map((h) => h.recordId)).size, 5);
     });
 
     test("deleted and replaced text is no longer found", async () => {
