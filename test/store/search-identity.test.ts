@@ -157,7 +157,7 @@ describe("search answers are identical on SQLite and Postgres", {
             conditions: [],
             limit: rng.int(1, 20),
             offset: rng.pick([0, 0, 0, 3]),
-            rankWindow: rng.pick([3, 10, 250]),
+            rankWindow: rng.pick([1, 3, 250]),
           };
           // The same scope draw for both stores (connection ids derive from connector and label).
           const a = comparable(await lite.store.search([scopeFor(scopeRng, lite)], ask));
