@@ -20,6 +20,8 @@ export interface StartServerOptions {
   publicUrl?: string;
   /** Extra Host names accepted besides loopback (DNS-rebinding protection). */
   allowedHosts?: string[];
+  /** Proxies trusted to name the client in X-Forwarded-For (`--trust-proxy`). */
+  trustProxy?: string[];
 }
 
 export interface RunningServer {
@@ -67,6 +69,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     store: options.store,
     publicUrl: options.publicUrl ?? url,
     allowedHosts: options.allowedHosts,
+    trustProxy: options.trustProxy,
     bindHost: options.host,
     mcp,
   });

@@ -1,5 +1,15 @@
-// Sign-in throttling (pure; the caller passes the clock): failures per key back off exponentially,
-// so guessing a passphrase is slowed to a crawl per client and globally.
+// Throttle arithmetic (pure; the caller passes the clock and keeps the state, in the store so that
+// every worker process and every instance on one database shares it): failures per key back off
+// exponentially (sign-in), and fixed windows count calls (unauthenticated OAuth endpoints).
+
+/** One key's state. Backoff: count = failures, since = last failure. Window: count = calls, since = window start. */
+export interface ThrottleState {
+  count: number;
+  since: number;
+  lockedUntil: number;
+  /** When the store may forget the key (ms since the epoch). */
+  expiresAt: number;
+}
 
 export interface BackoffPolicy {
   /** Failures before the first lock: the freeFailures-th failure in a row locks the key. */
@@ -11,53 +21,35 @@ export interface BackoffPolicy {
   forgetAfterMs: number;
 }
 
-interface KeyState {
-  failures: number;
-  lastFailure: number;
-  lockedUntil: number;
+/** Milliseconds until a key in `state` may try again; 0 when it may try now. */
+export function backoffRetryAfter(state: ThrottleState | null, now: number): number {
+  return state && state.expiresAt > now ? Math.max(0, state.lockedUntil - now) : 0;
 }
 
-export class FailureBackoff {
-  private readonly keys = new Map<string, KeyState>();
+/** The state after one more failure at `now`. */
+export function backoffFailure(
+  state: ThrottleState | null,
+  now: number,
+  policy: BackoffPolicy,
+): ThrottleState {
+  const live = state && state.expiresAt > now ? state : null;
+  const failures = (live?.count ?? 0) + 1;
+  const over = failures - policy.freeFailures;
+  const lockedUntil =
+    over >= 0
+      ? now + Math.min(policy.maxLockMs, policy.baseLockMs * 2 ** Math.min(over, 30))
+      : (live?.lockedUntil ?? 0);
+  return {
+    count: failures,
+    since: now,
+    lockedUntil,
+    expiresAt: Math.max(now + policy.forgetAfterMs, lockedUntil),
+  };
+}
 
-  constructor(
-    private readonly policy: BackoffPolicy,
-    private readonly maxKeys = 10_000,
-  ) {}
-
-  /** Milliseconds until `key` may try again; 0 when it may try now. */
-  retryAfterMs(key: string, now: number): number {
-    const state = this.current(key, now);
-    return state ? Math.max(0, state.lockedUntil - now) : 0;
-  }
-
-  recordFailure(key: string, now: number): void {
-    const state = this.current(key, now) ?? { failures: 0, lastFailure: now, lockedUntil: 0 };
-    state.failures += 1;
-    state.lastFailure = now;
-    const over = state.failures - this.policy.freeFailures;
-    if (over >= 0) {
-      const lock = Math.min(this.policy.maxLockMs, this.policy.baseLockMs * 2 ** Math.min(over, 30));
-      state.lockedUntil = now + lock;
-    }
-    this.keys.delete(key); // re-insert: the Map's order is then least-recently-failed first
-    this.keys.set(key, state);
-    if (this.keys.size > this.maxKeys) {
-      const oldest = this.keys.keys().next().value;
-      if (oldest !== undefined) this.keys.delete(oldest);
-    }
-  }
-
-  recordSuccess(key: string): void {
-    this.keys.delete(key);
-  }
-
-  private current(key: string, now: number): KeyState | undefined {
-    const state = this.keys.get(key);
-    if (state && now - state.lastFailure > this.policy.forgetAfterMs && now >= state.lockedUntil) {
-      this.keys.delete(key);
-      return undefined;
-    }
-    return state;
-  }
+/** The state after one more call in a fixed window of `windowMs` (a new window once it has passed). */
+export function windowHit(state: ThrottleState | null, now: number, windowMs: number): ThrottleState {
+  if (!state || now - state.since >= windowMs || state.expiresAt <= now)
+    return { count: 1, since: now, lockedUntil: 0, expiresAt: now + windowMs };
+  return { ...state, count: state.count + 1 };
 }

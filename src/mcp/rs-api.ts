@@ -8,6 +8,7 @@ import type {
   TokenAnswer,
   WireRecord,
 } from "../core/wire.js";
+import type { AccessLogSlot } from "../rs/in-process.js";
 import { type RsClient, seg } from "./rs-client.js";
 
 type Params = [string, string][];
@@ -51,7 +52,7 @@ export const rsApi = {
   aggregate(rs: RsClient, tool: string, stream: string, query: Params) {
     return rs.get<AggregateAnswer>({ tool, path: `/v1/streams/${seg(stream)}/aggregate`, query });
   },
-  search(rs: RsClient, tool: string, query: Params) {
-    return rs.get<ListEnvelope<SearchHit>>({ tool, path: "/v1/search", query });
+  search(rs: RsClient, tool: string, query: Params, logSlot?: AccessLogSlot) {
+    return rs.get<ListEnvelope<SearchHit>>({ tool, path: "/v1/search", query, logSlot });
   },
 };

@@ -3,7 +3,7 @@
 // adapter never enforces grants; the RS does, on the same code path for both entrances.
 import { ERROR_CODES, type ErrorCode, PdppError } from "../core/errors.js";
 import type { ErrorEnvelope } from "../core/wire.js";
-import { type InProcessCall, type InProcessEnv, inProcessEnv } from "../rs/in-process.js";
+import { type AccessLogSlot, type InProcessCall, type InProcessEnv, inProcessEnv } from "../rs/in-process.js";
 
 export interface RsCall {
   /**
@@ -13,6 +13,8 @@ export interface RsCall {
   tool: string;
   /** The adapter's own lookup (a schema-cache fill), not a read of its own: not logged in-process. */
   internal?: boolean;
+  /** In-process, the reads of one tool call sharing a slot make one access-log row. */
+  logSlot?: AccessLogSlot;
   /** Path under the provider, e.g. `/v1/search`. Segments must already be URI-encoded. */
   path: string;
   query?: [string, string][];
@@ -117,7 +119,7 @@ export class InProcessRsClient extends FetchRsClient {
   }
 
   override async get<T>(call: RsCall): Promise<T> {
-    const context: InProcessCall = { tool: call.tool, logged: call.internal !== true };
+    const context: InProcessCall = { tool: call.tool, logged: call.internal !== true, slot: call.logSlot };
     const response = await this.appFetch(this.buildRequest(call), inProcessEnv(context));
     if (!response.ok) throw await errorFromResponse(response);
     if (context.answer) return context.answer.body as T;

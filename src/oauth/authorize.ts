@@ -1,14 +1,15 @@
 // GET /authorize (OAuth 2.1 authorization code, PKCE S256 only, RFC 8707 resource). A valid
 // request becomes a pending authorization (single-use, 10 minutes) and the browser goes to the
-// owner's consent page. Until client_id and redirect_uri are known good, errors are a plain page:
-// never a redirect to a URI that was not validated.
+// owner's consent page. Every error before consent is a plain page, never a redirect: a client
+// anyone can register (or name by a metadata URL) would otherwise turn /authorize on the owner's
+// host into an open redirector (RFC 9700 §4.11.2). Only the owner's answer goes back to the client.
 import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
 import type { RsEnv } from "../rs/env.js";
 import type { CimdResolver } from "./cimd.js";
 import { resolveClient } from "./clients.js";
-import { issuer, mcpResource, OAUTH_PATHS } from "./metadata.js";
-import { matchRedirectUri, withQuery } from "./redirect-uri.js";
+import { mcpResource, OAUTH_PATHS } from "./metadata.js";
+import { matchRedirectUri, redirectUriProblem } from "./redirect-uri.js";
 
 export const PENDING_TTL_SECONDS = 600;
 const CHALLENGE_RE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -49,14 +50,14 @@ export async function handleAuthorize(c: Context<RsEnv>, cimd: CimdResolver): Pr
   if (!requestedRedirect) return errorPage(c, "redirect_uri is missing.");
   const redirectUri = matchRedirectUri(requestedRedirect, client.redirect_uris);
   if (!redirectUri) return errorPage(c, "redirect_uri is not registered for this client.");
+  // Registered before today's rules (or served by a metadata document): checked again here.
+  const problem = redirectUriProblem(redirectUri);
+  if (problem) return errorPage(c, `redirect_uri ${problem}.`);
 
-  // From here on the redirect URI is the client's own: errors go back to it (RFC 6749 §4.1.2.1).
+  // The redirect URI is the client's own, but the client is not yet trusted by the owner: errors
+  // stay on this page (the error code is named for the developer).
   const state = query.get("state");
-  const back = (error: string, description: string) =>
-    c.redirect(
-      withQuery(redirectUri, { error, error_description: description, state, iss: issuer(publicUrl) }),
-      302,
-    );
+  const back = (error: string, description: string) => errorPage(c, `${error}: ${description}`);
   if (state !== null && state.length > 1024)
     return back("invalid_request", "state is longer than 1024 characters.");
   if (query.get("response_type") !== "code")

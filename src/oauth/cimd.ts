@@ -1,9 +1,13 @@
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25): a
 // client_id that is an https URL names a JSON document describing the client. It is fetched with
-// bounds (size, time, no redirects, public addresses only), validated, and cached in memory.
+// bounds (size, time, no redirects, public addresses only, connecting to the address that was
+// checked), validated, and cached in memory. Every fetch failure reads the same: the answer says
+// nothing about what sits at an address this server may not reach.
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { BlockList } from "node:net";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { cleanDisplayName } from "../core/display-name.js";
+import { fetchPinned, type Resolve, type ResolvedAddress } from "./pinned-fetch.js";
 import { redirectUriProblem } from "./redirect-uri.js";
 
 export const MAX_CIMD_BYTES = 16 * 1024;
@@ -22,7 +26,16 @@ export interface ResolvedClient {
 export interface CimdOptions {
   /** Tests and local development only: accept http client_id URLs on loopback hosts. */
   allowLoopbackHttp?: boolean;
+  /** Tests only: the DNS resolver (default: the system's, every address). */
+  resolve?: Resolve;
 }
+
+/** The one answer to every failure between a well-formed client_id URL and its parsed JSON. */
+export const UNFETCHABLE =
+  "the client metadata document could not be fetched (it must be served over https from a public address, with HTTP 200, JSON of at most 16 KiB, and no redirect)";
+
+const systemResolve: Resolve = async (host) =>
+  (await lookup(host, { all: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** Addresses a client_id URL must never make this server fetch from (SSRF). */
 const PRIVATE = new BlockList();
@@ -34,6 +47,11 @@ for (const [net, prefix] of [
   ["169.254.0.0", 16],
   ["172.16.0.0", 12],
   ["192.168.0.0", 16],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
   ["224.0.0.0", 3],
 ] as const)
   PRIVATE.addSubnet(net, prefix, "ipv4");
@@ -42,7 +60,11 @@ for (const [net, prefix] of [
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
-  ["::ffff:0:0", 96],
+  // No ::ffff:0:0/96 rule: BlockList checks IPv4-mapped addresses against the IPv4 rules above,
+  // and such a rule would also match every plain IPv4 address.
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001:db8::", 32],
 ] as const)
   PRIVATE.addSubnet(net, prefix, "ipv6");
 
@@ -75,36 +97,19 @@ function checkUrl(clientId: string, options: CimdOptions): URL {
   return url;
 }
 
-async function checkPublicAddress(url: URL, options: CimdOptions): Promise<void> {
-  if (options.allowLoopbackHttp && url.protocol === "http:") return; // checked loopback above
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
-  for (const { address, family } of addresses) {
-    if (PRIVATE.check(address, family === 6 ? "ipv6" : "ipv4"))
-      throw new CimdError("the client_id URL resolves to a private address");
-  }
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** Public addresses only; under the loopback development option, loopback addresses only. */
+function addressRule(url: URL, options: CimdOptions): (a: ResolvedAddress) => boolean {
+  const type = (a: ResolvedAddress) => (a.family === 6 ? "ipv6" : "ipv4");
+  if (options.allowLoopbackHttp && url.protocol === "http:") return (a) => LOOPBACK.check(a.address, type(a));
+  return (a) => !PRIVATE.check(a.address, type(a));
 }
 
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_CIMD_BYTES) {
-      await reader.cancel();
-      throw new CimdError(`the client metadata document is larger than ${MAX_CIMD_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function ttlOf(response: Response): number {
-  const m = /max-age=(\d+)/i.exec(response.headers.get("cache-control") ?? "");
+function ttlOf(cacheControl: string | null): number {
+  const m = /max-age=(\d+)/i.exec(cacheControl ?? "");
   if (!m) return DEFAULT_TTL_MS;
   return Math.min(MAX_TTL_MS, Math.max(MIN_TTL_MS, Number(m[1]) * 1000));
 }
@@ -130,18 +135,9 @@ export function validateCimd(clientId: string, doc: unknown): ResolvedClient {
   }
   return {
     client_id: clientId,
-    client_name: cleanName(meta.client_name, new URL(clientId).host),
+    client_name: cleanDisplayName(meta.client_name, new URL(clientId).host),
     redirect_uris: meta.redirect_uris,
   };
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we strip
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** A display name safe to show: no control characters, at most 100 characters. */
-export function cleanName(name: string | undefined, fallback: string): string {
-  const cleaned = (name ?? "").replace(CONTROL_CHARS, "").trim().slice(0, 100);
-  return cleaned || fallback.slice(0, 100);
 }
 
 /** Fetches and caches client metadata documents. One per app. */
@@ -154,35 +150,23 @@ export class CimdResolver {
     const cached = this.cache.get(clientId);
     if (cached && cached.until > now) return cached.client;
     const url = checkUrl(clientId, this.options);
-    await checkPublicAddress(url, this.options);
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        redirect: "manual",
-        headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      });
-    } catch {
-      throw new CimdError("the client metadata document could not be fetched");
-    }
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel();
-      throw new CimdError("the client metadata document URL redirects; redirects are not followed");
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw new CimdError(`the client metadata document answered HTTP ${response.status}`);
-    }
     let doc: unknown;
+    let cacheControl: string | null;
     try {
-      doc = JSON.parse(await readCapped(response));
-    } catch (error) {
-      if (error instanceof CimdError) throw error;
-      throw new CimdError("the client metadata document is not JSON");
+      const answer = await fetchPinned(url, {
+        resolve: this.options.resolve ?? systemResolve,
+        allowed: addressRule(url, this.options),
+        timeoutMs: FETCH_TIMEOUT_MS,
+        maxBytes: MAX_CIMD_BYTES,
+      });
+      cacheControl = answer.cacheControl;
+      doc = JSON.parse(answer.body);
+    } catch {
+      throw new CimdError(UNFETCHABLE);
     }
     const client = validateCimd(clientId, doc);
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(clientId, { client, until: now + ttlOf(response) });
+    this.cache.set(clientId, { client, until: now + ttlOf(cacheControl) });
     return client;
   }
 }

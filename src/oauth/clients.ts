@@ -2,8 +2,9 @@
 // to its name and redirect URIs, whether registered here or a Client ID Metadata Document URL.
 import { randomBytes } from "node:crypto";
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { cleanDisplayName } from "../core/display-name.js";
 import type { OAuthClientRecord, Store } from "../store/store.js";
-import { type CimdResolver, cleanName, looksLikeCimdUrl, type ResolvedClient } from "./cimd.js";
+import { type CimdResolver, looksLikeCimdUrl, type ResolvedClient } from "./cimd.js";
 import { redirectUriProblem } from "./redirect-uri.js";
 
 export const MAX_REGISTRATION_BYTES = 16 * 1024;
@@ -52,7 +53,10 @@ export function validateRegistration(body: unknown, now = new Date()): OAuthClie
   if ((meta.response_types ?? ["code"]).some((r) => r !== "code"))
     throw new RegistrationError("invalid_client_metadata", "response_types may only hold code.");
   const clientId = `pdpp_cl_${randomBytes(16).toString("base64url")}`;
-  const clientName = cleanName(meta.client_name, new URL(meta.redirect_uris[0]).host || "unnamed client");
+  const clientName = cleanDisplayName(
+    meta.client_name,
+    new URL(meta.redirect_uris[0]).host || "unnamed client",
+  );
   // RFC 7591 §3.2.1: the server may replace requested values; every client here is public.
   const metadata: Record<string, unknown> = {
     client_id: clientId,

@@ -1,7 +1,8 @@
 // Redirect-URI rules (pure). Registration accepts https anywhere, http only on loopback (native
-// apps, RFC 8252 §7.3) and private-use custom schemes (RFC 8252 §7.1, e.g. cursor://…), never a
-// fragment, credentials or a scheme a browser would run (javascript:, data:, file:, …). Matching at
-// /authorize is exact string equality, except that a loopback http URI matches on any port.
+// apps, RFC 8252 §7.3) and private-use schemes in reverse-domain form (RFC 8252 §7.1, e.g.
+// com.example.app:/cb), never a fragment, credentials or a scheme the OS or a browser would run
+// (javascript:, data:, search-ms:, ms-msdt:, shell:, …). Matching at /authorize is exact string
+// equality, except that a loopback http URI matches on any port.
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 const REFUSED_SCHEMES = new Set([
@@ -22,6 +23,15 @@ const REFUSED_SCHEMES = new Set([
 ]);
 export const MAX_REDIRECT_URI_CHARS = 2000;
 
+/**
+ * Private-use URIs of well-known MCP clients whose scheme is not in reverse-domain form, allowed
+ * exactly (never the whole scheme: `cursor://` also reaches the app's install deep links). PKCE
+ * S256 still protects the code. Cursor Desktop registers this one.
+ */
+const KNOWN_APP_REDIRECTS = new Set(["cursor://anysphere.cursor-mcp/oauth/callback"]);
+/** A scheme named after a domain its app controls, reversed: two or more dot-separated labels. */
+const REVERSE_DOMAIN_SCHEME_RE = /^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+:$/;
+
 /** Why `uri` cannot be registered as a redirect URI, or null when it can. */
 export function redirectUriProblem(uri: string): string | null {
   if (uri.length > MAX_REDIRECT_URI_CHARS) return `is longer than ${MAX_REDIRECT_URI_CHARS} characters`;
@@ -40,7 +50,9 @@ export function redirectUriProblem(uri: string): string | null {
       : "must use https (http only on 127.0.0.1, [::1] or localhost)";
   }
   if (REFUSED_SCHEMES.has(url.protocol)) return `must not use the ${url.protocol} scheme`;
-  if (!/^[a-z][a-z0-9+.-]*:$/.test(url.protocol)) return "has an invalid scheme";
+  if (KNOWN_APP_REDIRECTS.has(uri)) return null;
+  if (!REVERSE_DOMAIN_SCHEME_RE.test(url.protocol))
+    return "must use https, loopback http, or an app scheme in reverse-domain form (com.example.app:)";
   return null;
 }
 

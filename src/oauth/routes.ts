@@ -4,12 +4,14 @@
 import type { Context, Hono } from "hono";
 import { PdppError } from "../core/errors.js";
 import { readBodyText } from "../rs/body.js";
+import { clientAddress } from "../rs/client-address.js";
 import type { RsEnv } from "../rs/env.js";
 import { errorPage, handleAuthorize } from "./authorize.js";
 import { CimdResolver } from "./cimd.js";
 import { MAX_REGISTRATION_BYTES, RegistrationError, validateRegistration } from "./clients.js";
 import { noStore, OAuthFailure, oauthEndpoint } from "./form.js";
 import { authorizationServerMetadata, OAUTH_PATHS } from "./metadata.js";
+import type { Resolve } from "./pinned-fetch.js";
 import { RateLimiter } from "./rate-limit.js";
 import { handleRevoke } from "./revoke.js";
 import { handleToken } from "./token.js";
@@ -17,18 +19,15 @@ import { handleToken } from "./token.js";
 export interface OAuthOptions {
   /** Tests and local development only: accept http://127.0.0.1… client_id metadata URLs. */
   allowLoopbackClientIds?: boolean;
+  /** Tests only: the DNS resolver of client metadata document fetches. */
+  cimdResolve?: Resolve;
   /** Registrations per minute, per caller address and overall (defaults 20 and 60). */
   registrationsPerMinute?: { perKey: number; total: number };
 }
 
-function callerKey(c: Context<RsEnv>): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? "unknown";
-}
-
 async function register(c: Context<RsEnv>, limiter: RateLimiter): Promise<Response> {
   return oauthEndpoint(c, async () => {
-    if (!limiter.allow(callerKey(c)))
+    if (!(await limiter.allow(c.get("deps").store, clientAddress(c))))
       throw new OAuthFailure(
         "too_many_requests",
         "too many client registrations; try again in a minute.",
@@ -61,18 +60,21 @@ async function register(c: Context<RsEnv>, limiter: RateLimiter): Promise<Respon
 }
 
 export function registerOAuth(app: Hono<RsEnv>, options: OAuthOptions = {}): void {
-  const cimd = new CimdResolver({ allowLoopbackHttp: options.allowLoopbackClientIds === true });
-  const limiter = new RateLimiter({
+  const cimd = new CimdResolver({
+    allowLoopbackHttp: options.allowLoopbackClientIds === true,
+    resolve: options.cimdResolve,
+  });
+  const limiter = new RateLimiter("oauth-register", {
     perKey: options.registrationsPerMinute?.perKey ?? 20,
     total: options.registrationsPerMinute?.total ?? 60,
     windowMs: 60_000,
   });
   // Each /authorize request stores a pending row (swept after 10 minutes): bound the rate.
-  const authorizeLimiter = new RateLimiter({ perKey: 60, total: 300, windowMs: 60_000 });
+  const authorizeLimiter = new RateLimiter("oauth-authorize", { perKey: 60, total: 300, windowMs: 60_000 });
   const metadata = (c: Context<RsEnv>) => c.json(authorizationServerMetadata(c.get("deps").publicUrl));
   app.get(OAUTH_PATHS.serverMetadata, metadata);
-  app.get(OAUTH_PATHS.authorize, (c) =>
-    authorizeLimiter.allow(callerKey(c))
+  app.get(OAUTH_PATHS.authorize, async (c) =>
+    (await authorizeLimiter.allow(c.get("deps").store, clientAddress(c)))
       ? handleAuthorize(c, cimd)
       : errorPage(c, "too many authorization requests; try again in a minute.", 429),
   );

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import type { RsEnv } from "../rs/env.js";
-import type { OAuthTokenRecord, Store } from "../store/store.js";
+import type { OAuthTokenRecord, Store, StoredGrant } from "../store/store.js";
 import { ACCESS_TOKEN_TTL_SECONDS, findSecret, issueSecret } from "./access.js";
 import { noStore, OAuthFailure, oauthEndpoint, readForm, required } from "./form.js";
 import { mcpResource } from "./metadata.js";
@@ -31,11 +31,21 @@ function pkceMatches(verifier: string, challenge: string): boolean {
 const badGrant = (message: string) => new OAuthFailure("invalid_grant", message);
 
 /** The record's grant, still live; otherwise invalid_grant. */
-async function liveGrant(store: Store, record: OAuthTokenRecord, now: Date): Promise<void> {
+async function liveGrant(store: Store, record: OAuthTokenRecord, now: Date): Promise<StoredGrant> {
   const grant = await store.getGrant(record.grant_id);
   if (!grant || grant.revoked_at !== null) throw badGrant("the grant behind this request was revoked.");
   if (grant.expires_at !== null && Date.parse(grant.expires_at) <= now.getTime())
     throw badGrant("the grant behind this request has expired.");
+  return grant;
+}
+
+/**
+ * The token's scope as granted (RFC 6749 §3.3), never what the client asked for: the owner's grant
+ * decides, so the answer names its streams as `connector:stream` words (the words a later
+ * authorization request may name to pre-select them on the consent page).
+ */
+export function grantedScope(grant: StoredGrant): string {
+  return [...new Set(grant.streams.map((s) => `${s.connector_key}:${s.stream}`))].sort().join(" ");
 }
 
 /** Checks shared by both grant types: client, expiry, resource. */
@@ -51,13 +61,19 @@ async function revokeFamily(store: Store, record: OAuthTokenRecord, now: Date): 
   await store.revokeGrant(record.grant_id, now.toISOString());
 }
 
-async function issuePair(c: Context<RsEnv>, record: OAuthTokenRecord, now: Date): Promise<Response> {
+async function issuePair(
+  c: Context<RsEnv>,
+  record: OAuthTokenRecord,
+  options: { grant: StoredGrant; now: Date },
+): Promise<Response> {
   const { store } = c.get("deps");
+  const { grant, now } = options;
+  const scope = grantedScope(grant);
   const binding = {
     grantId: record.grant_id,
     clientId: record.client_id,
     resource: record.resource,
-    scope: record.scope,
+    scope,
   };
   const accessToken = await issueSecret(store, "access", binding, now);
   const refreshToken = await issueSecret(store, "refresh", binding, now);
@@ -67,7 +83,7 @@ async function issuePair(c: Context<RsEnv>, record: OAuthTokenRecord, now: Date)
     token_type: "Bearer",
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     refresh_token: refreshToken,
-    ...(record.scope ? { scope: record.scope } : {}),
+    scope,
   });
 }
 
@@ -89,8 +105,7 @@ async function exchangeCode(c: Context<RsEnv>, form: Map<string, string>, now: D
     await revokeFamily(store, record, now);
     throw badGrant("the authorization code was already used; its tokens are revoked.");
   }
-  await liveGrant(store, record, now);
-  return issuePair(c, record, now);
+  return issuePair(c, record, { grant: await liveGrant(store, record, now), now });
 }
 
 async function refresh(c: Context<RsEnv>, form: Map<string, string>, now: Date): Promise<Response> {
@@ -103,8 +118,7 @@ async function refresh(c: Context<RsEnv>, form: Map<string, string>, now: Date):
     await revokeFamily(store, record, now);
     throw badGrant("the refresh token was already used; the authorization is revoked.");
   }
-  await liveGrant(store, record, now);
-  return issuePair(c, record, now);
+  return issuePair(c, record, { grant: await liveGrant(store, record, now), now });
 }
 
 /**

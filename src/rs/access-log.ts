@@ -2,7 +2,8 @@
 // count, bytes, status), decided after the response, errors included. The store batches the
 // writes off the request path (see src/store/access-log-buffer.ts).
 import type { Context, MiddlewareHandler } from "hono";
-import { CONNECTION_ID_RE, STREAM_NAME_RE } from "../core/ids.js";
+import { CONNECTION_ID_RE, parseStreamName } from "../core/ids.js";
+import type { AccessLogEntry } from "../store/store.js";
 import type { AccessNote, RsEnv } from "./env.js";
 import { inProcessCall } from "./in-process.js";
 
@@ -18,8 +19,9 @@ export function noteRead(
   const tool = inProcessCall(c)?.tool;
   const note: AccessNote = {
     route: tool && TOOL_NAME_RE.test(tool) ? `mcp:${tool}` : options.route,
-    // Only well-formed names reach the log: hostile input (NUL, huge strings) never becomes a row.
-    stream: options.stream && STREAM_NAME_RE.test(options.stream) ? options.stream : null,
+    // Only well-formed names (bare or connector:stream) reach the log: hostile input (NUL, huge
+    // strings) never becomes a row.
+    stream: options.stream && parseStreamName(options.stream) ? options.stream : null,
     connectionId:
       options.connectionId && CONNECTION_ID_RE.test(options.connectionId) ? options.connectionId : null,
     recordCount: 0,
@@ -27,6 +29,22 @@ export function noteRead(
   };
   c.set("access", note);
   return note;
+}
+
+const MAX_LOGGED_STREAMS = 4;
+
+/**
+ * A read over several streams (a search across the grant) logs the streams its answer came from,
+ * qualified and in first-seen order: `mail:messages, chat:messages` (then `+N more`).
+ */
+export function noteAnswerStreams(c: Context<RsEnv>, qualified: readonly string[]): void {
+  const note = c.get("access");
+  if (!note || note.stream !== null) return;
+  const distinct = [...new Set(qualified.filter((name) => parseStreamName(name) !== null))];
+  if (distinct.length === 0) return;
+  const shown = distinct.slice(0, MAX_LOGGED_STREAMS).join(", ");
+  const more = distinct.length - MAX_LOGGED_STREAMS;
+  note.stream = more > 0 ? `${shown} +${more} more` : shown;
 }
 
 /** Send a JSON body and record its size and record count in the access note. */
@@ -57,9 +75,10 @@ export const accessLogMiddleware: MiddlewareHandler<RsEnv> = async (c, next) => 
   await next();
   const note = c.get("access");
   const auth = c.get("auth");
-  if (!note || !auth || inProcessCall(c)?.logged === false) return;
+  const call = inProcessCall(c);
+  if (!note || !auth || call?.logged === false) return;
   const ok = c.res.status < 400;
-  await c.get("deps").store.appendAccessLog({
+  const entry: AccessLogEntry = {
     at: new Date().toISOString(),
     grant_id: auth.grantId,
     client_name: auth.clientName,
@@ -69,5 +88,8 @@ export const accessLogMiddleware: MiddlewareHandler<RsEnv> = async (c, next) => 
     record_count: ok ? note.recordCount : 0,
     bytes: ok ? note.bytes : 0,
     status: c.res.status,
-  });
+  };
+  const { store } = c.get("deps");
+  if (call?.slot) call.slot.hold(() => store.appendAccessLog(entry));
+  else await store.appendAccessLog(entry);
 };

@@ -8,6 +8,7 @@ import type { Store } from "../store/store.js";
 import { type OwnerWebOptions, registerOwnerWeb } from "../web/register.js";
 import { accessLogMiddleware } from "./access-log.js";
 import { authenticate, requireOwner } from "./auth.js";
+import { compileTrustProxy } from "./client-address.js";
 import type { RsEnv } from "./env.js";
 import { notFound, onError } from "./errors.js";
 import { allowedHostNames, checkHost } from "./host-check.js";
@@ -37,6 +38,11 @@ export interface AppOptions {
   oauth?: OAuthOptions;
   /** Search ranks exactly up to this many matches (default 10,000); tests lower it to reach the window. */
   searchRankWindow?: number;
+  /**
+   * Proxies trusted to name the client in X-Forwarded-For (addresses, CIDR ranges, `loopback`…),
+   * for the sign-in throttle and rate limits; default none: the TCP peer is the client.
+   */
+  trustProxy?: string[];
   /** The owner web app (sign-in, console, consent); tests pass a clock for the sign-in throttle. */
   ownerWeb?: OwnerWebOptions;
 }
@@ -73,6 +79,7 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
       return secret;
     },
     searchRankWindow: options.searchRankWindow ?? DEFAULT_RANK_WINDOW,
+    trustProxy: compileTrustProxy(options.trustProxy ?? []),
   };
 
   const app = new Hono<RsEnv>();

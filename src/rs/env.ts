@@ -1,6 +1,7 @@
 // Types shared by the RS app's middleware and routes: the Hono env and the per-app dependencies.
 import type { Bearer } from "../core/grant-scope.js";
 import type { Store } from "../store/store.js";
+import type { TrustProxy } from "./client-address.js";
 
 export interface RsDeps {
   store: Store;
@@ -9,6 +10,8 @@ export interface RsDeps {
   cursorSecret(): Promise<string>;
   /** Search ranks exactly up to this many matches, else over the newest this many. */
   searchRankWindow: number;
+  /** Which peers are proxies whose X-Forwarded-For names the client (`--trust-proxy`). */
+  trustProxy: TrustProxy;
 }
 
 /** Who is calling, resolved from the bearer token on this very request. */

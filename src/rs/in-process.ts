@@ -12,6 +12,27 @@ export interface InProcessCall {
   logged: boolean;
   /** Set by sendJson: the answer object, so the adapter need not parse its own RS's JSON. */
   answer?: { body: unknown };
+  /** Several reads of one tool call that make one access-log row (see AccessLogSlot). */
+  slot?: AccessLogSlot;
+}
+
+/**
+ * One access-log row for a tool call that reads the same route more than once (search retried at
+ * smaller limits to fit its result budget): each read's row replaces the one before, and the tool
+ * writes the last one with commit() when it is done, so one tool call is one row.
+ */
+export class AccessLogSlot {
+  private write: (() => Promise<void>) | undefined;
+
+  hold(write: () => Promise<void>): void {
+    this.write = write;
+  }
+
+  async commit(): Promise<void> {
+    const write = this.write;
+    this.write = undefined;
+    await write?.();
+  }
 }
 
 export type InProcessEnv = { readonly [IN_PROCESS]: InProcessCall };

@@ -33,6 +33,7 @@
 import type { Grant, StreamScope } from "../core/grant.js";
 import type { Catalog } from "../core/grant-scope.js";
 import type { Manifest, RangeOp } from "../core/manifest.js";
+import type { ThrottleState } from "../core/rate-limit.js";
 import type { SearchClause } from "../core/search-query.js";
 
 export interface Connection {
@@ -236,6 +237,12 @@ export interface AccessLogEntry {
   status: number;
 }
 
+export interface AccessLogDay {
+  grant_id: string | null;
+  day: string;
+  reads: number;
+}
+
 /** An owner session (browser cookie) or a one-time sign-in link, by the hash of its secret. */
 export type OwnerSecretKind = "session" | "signin_link";
 export interface OwnerSecretRecord {
@@ -347,9 +354,20 @@ export interface Store {
   /** Deletes and returns it (sign-out; a sign-in link is used at most once). */
   takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null>;
 
+  // Throttles (sign-in backoff, OAuth rate windows): kept here so every worker process and every
+  // instance on one database counts together. A key past its expiresAt reads as absent.
+  getThrottle(key: string, now: number): Promise<ThrottleState | null>;
+  /** Read-modify-write one key atomically across processes; `update` answers null to forget it. */
+  updateThrottle(
+    key: string,
+    options: { now: number; update: (current: ThrottleState | null) => ThrottleState | null },
+  ): Promise<ThrottleState | null>;
+
   /** Buffered off the request path (written within ~100 ms, at close, and before any list). */
   appendAccessLog(entry: AccessLogEntry): Promise<void>;
   listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]>;
+  /** Rows per grant (null: the owner) per UTC day (YYYY-MM-DD) at or after `since`, for the console. */
+  accessLogDaily(since: string): Promise<AccessLogDay[]>;
 
   // OAuth authorization server (src/oauth): registered clients, pending authorizations and the
   // codes/tokens issued for a grant. Secrets are stored only as SHA-256 hashes.

@@ -1,6 +1,8 @@
-// What the owner pages list: every stream of every connector with its connections and top-level
-// fields, labelled `stream` when the name is unique and `connector:stream` where names are shared.
+// What the owner pages list: every stream of every connector with its connections, top-level
+// fields and live record counts, always labelled `connector:stream` (one name per stream on every
+// page, whether or not another connector shares the bare name).
 import type { GrantStream } from "../core/grant.js";
+import { visibleScopes } from "../core/grant-scope.js";
 import type { Connection, Store } from "../store/store.js";
 
 export interface CatalogStream {
@@ -13,43 +15,65 @@ export interface CatalogStream {
   fields: string[];
   timeField: string | null;
   connections: Connection[];
+  /** Live records per connection id (0 for none). */
+  counts: Record<string, number>;
 }
 
-/** Labels qualified with the connector only where two connectors share a stream name. */
-export function streamLabel(counts: Map<string, number>, connectorKey: string, stream: string): string {
-  return (counts.get(stream) ?? 0) > 1 ? `${connectorKey}:${stream}` : stream;
+export function streamLabel(connectorKey: string, stream: string): string {
+  return `${connectorKey}:${stream}`;
 }
 
 export async function loadCatalog(store: Store): Promise<CatalogStream[]> {
   const [manifests, connections] = await Promise.all([store.listManifests(), store.listConnections()]);
-  const counts = new Map<string, number>();
-  for (const m of manifests) for (const s of m.streams) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+  // Counts come from the store's per-(connection, stream) counters: one cheap read per stream.
+  const counts = new Map<string, Record<string, number>>();
+  await Promise.all(
+    visibleScopes({ kind: "owner" }, { manifests, connections }).map(async (scope) => {
+      counts.set(`${scope.connectorKey}/${scope.stream.name}`, await store.countRecords(scope));
+    }),
+  );
   const sorted = [...manifests].sort((a, b) => a.connector_key.localeCompare(b.connector_key));
   return sorted.flatMap((manifest) =>
-    manifest.streams.map((stream) => ({
-      key: `${manifest.connector_key}/${stream.name}`,
-      connectorKey: manifest.connector_key,
-      stream: stream.name,
-      label: streamLabel(counts, manifest.connector_key, stream.name),
-      description: stream.description ?? null,
-      fields: Object.keys(stream.schema.properties),
-      timeField: stream.time_field ?? null,
-      connections: connections
-        .filter((c) => c.connector_key === manifest.connector_key)
-        .sort((a, b) => a.display_name.localeCompare(b.display_name)),
-    })),
+    manifest.streams.map((stream) => {
+      const key = `${manifest.connector_key}/${stream.name}`;
+      return {
+        key,
+        connectorKey: manifest.connector_key,
+        stream: stream.name,
+        label: streamLabel(manifest.connector_key, stream.name),
+        description: stream.description ?? null,
+        fields: Object.keys(stream.schema.properties),
+        timeField: stream.time_field ?? null,
+        connections: connections
+          .filter((c) => c.connector_key === manifest.connector_key)
+          .sort((a, b) => a.display_name.localeCompare(b.display_name)),
+        counts: counts.get(key) ?? {},
+      };
+    }),
   );
 }
 
-/** One line per granted stream, e.g. `mail (2 connections; subject, from; since 2024-01-01)`. */
+/** Records of `entry` over all its connections. */
+export function totalRecords(entry: CatalogStream): number {
+  return Object.values(entry.counts).reduce((sum, n) => sum + n, 0);
+}
+
+const MAX_LISTED_FIELDS = 8;
+
+/**
+ * One line per granted stream, e.g. `mail:messages (2 connections; subject, from; since 2024-01-01)`.
+ * "all" says that it also covers what is added later, so the owner sees what a grant will reach.
+ */
 export function describeGrantStream(entry: GrantStream, label: string): string {
   const parts: string[] = [];
   parts.push(
     entry.connections === "all"
-      ? "all connections"
+      ? "all connections, also future ones"
       : `${entry.connections.length} connection${entry.connections.length === 1 ? "" : "s"}`,
   );
-  parts.push(entry.fields === "all" ? "all fields" : entry.fields.join(", "));
+  if (entry.fields === "all") parts.push("all fields, also future ones");
+  else if (entry.fields.length > MAX_LISTED_FIELDS) parts.push(`${entry.fields.length} fields`);
+  else parts.push(entry.fields.join(", "));
   const since = entry.time_range?.since?.slice(0, 10);
   const until = entry.time_range?.until?.slice(0, 10);
   if (since && until) parts.push(`${since} to ${until}`);

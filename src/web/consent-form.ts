@@ -1,17 +1,22 @@
-// The consent form's logic (pure): what it starts with (everything, or what the client asked
-// for) and how a posted form becomes a grant (only streams, connections and fields that exist).
+// The consent form's logic (pure): what it starts with (everything, or the streams the client's
+// scope names) and how a posted form becomes a grant: only streams, connections and fields that
+// exist and were ticked, stored as the explicit lists the owner saw, unless the owner also chose
+// to share what is added later (then everything ticked is stored as "all").
 import type { CatalogStream } from "./catalog.js";
 import type { GrantInput } from "./consent-backend.js";
 
 export const EXPIRY_CHOICES = ["1", "7", "30", "90", "never"] as const;
 export const DEFAULT_EXPIRY_DAYS = "90";
 
-/** Stream keys to pre-select: those the requested scope names (label, connector:stream or stream), else all. */
-export function prefilledStreams(catalog: CatalogStream[], requestedScope: string | null): Set<string> {
+/** The streams the requested scope names (connector:stream or a bare stream name); OAuth words such as `openid` name none. */
+export function suggestedStreams(catalog: CatalogStream[], requestedScope: string | null): CatalogStream[] {
   const words = new Set((requestedScope ?? "").split(/\s+/).filter((w) => w.length > 0));
-  const named = catalog.filter(
-    (s) => words.has(s.label) || words.has(`${s.connectorKey}:${s.stream}`) || words.has(s.stream),
-  );
+  return catalog.filter((s) => words.has(s.label) || words.has(s.stream));
+}
+
+/** Stream keys to pre-select: those the requested scope names, else all. */
+export function prefilledStreams(catalog: CatalogStream[], requestedScope: string | null): Set<string> {
+  const named = suggestedStreams(catalog, requestedScope);
   return new Set((named.length > 0 ? named : catalog).map((s) => s.key));
 }
 
@@ -42,6 +47,7 @@ export function grantFromForm(
   const timeRange = since.iso || until.iso ? { since: since.iso, until: until.iso } : null;
 
   const chosen = new Set(form.getAll("stream"));
+  const future = form.get("future") === "yes";
   const streams: GrantInput["streams"] = [];
   for (const entry of catalog) {
     if (!chosen.has(entry.key)) continue;
@@ -55,9 +61,9 @@ export function grantFromForm(
     streams.push({
       stream: entry.stream,
       connector_key: entry.connectorKey,
-      // Everything ticked means everything, including connections and fields added later.
-      connections: connections.length === entry.connections.length ? "all" : connections,
-      fields: fields.length === entry.fields.length ? "all" : fields,
+      // Exactly what was shown and ticked; "all" (what is added later too) only when asked for.
+      connections: future && connections.length === entry.connections.length ? "all" : connections,
+      fields: future && fields.length === entry.fields.length ? "all" : fields,
       time_range: timeRange,
     });
   }
@@ -86,6 +92,8 @@ export interface ConsentSelection {
   since: string;
   until: string;
   expires: string;
+  /** Also share connections and fields added later. */
+  future: boolean;
 }
 
 export function defaultSelection(catalog: CatalogStream[], requestedScope: string | null): ConsentSelection {
@@ -97,6 +105,7 @@ export function defaultSelection(catalog: CatalogStream[], requestedScope: strin
     since: "",
     until: "",
     expires: DEFAULT_EXPIRY_DAYS,
+    future: false,
   };
 }
 
@@ -108,5 +117,6 @@ export function postedSelection(form: URLSearchParams): ConsentSelection {
     since: form.get("since") ?? "",
     until: form.get("until") ?? "",
     expires: form.get("expires") ?? DEFAULT_EXPIRY_DAYS,
+    future: form.get("future") === "yes",
   };
 }

@@ -1,14 +1,17 @@
-// The owner console pages: grants (with revoke), the access log (filter by grant), and connections
-// with their streams' record counts. Pure views over data the routes load.
+// The owner console pages: grants (reads per day, revoke behind a confirmation step), the access
+// log (filter by grant), and connections with their streams' record counts and records over time.
+// Pure views over data the routes load; names other parties chose are cleaned and isolated (<bdi>).
+import { cleanDisplayName } from "../core/display-name.js";
 import type { Grant } from "../core/grant.js";
 import type { AccessLogEntry } from "../store/store.js";
+import { BarChart } from "./charts.js";
+import type { ConnectionRow, GrantRow } from "./console-data.js";
+import { READ_DAYS } from "./console-data.js";
 import { Page } from "./layout.js";
 
-export interface GrantRow {
-  grant: Grant;
-  scope: string[];
-  lastUse: string | null;
-  status: "active" | "revoked" | "expired";
+/** A client's name as shown: cleaned of control and format characters, isolated from the page's words. */
+export function ClientName(props: { name: string | null; id?: string }) {
+  return <bdi id={props.id}>{cleanDisplayName(props.name, "client")}</bdi>;
 }
 
 function when(iso: string | null): string {
@@ -29,6 +32,7 @@ export function GrantsPage(props: { nonce: string; csrf: string; rows: GrantRow[
               <th>Client</th>
               <th>Scope</th>
               <th>Created</th>
+              <th>Reads, {READ_DAYS} days</th>
               <th>Last use</th>
               <th>Status</th>
               <th />
@@ -38,7 +42,9 @@ export function GrantsPage(props: { nonce: string; csrf: string; rows: GrantRow[
             {props.rows.map((row) => (
               <tr id={row.grant.grant_id}>
                 <td>
-                  <strong>{row.grant.client_name}</strong>
+                  <strong>
+                    <ClientName name={row.grant.client_name} />
+                  </strong>
                   <br />
                   <code class="muted">{row.grant.grant_id}</code>
                 </td>
@@ -51,6 +57,15 @@ export function GrantsPage(props: { nonce: string; csrf: string; rows: GrantRow[
                   ) : null}
                 </td>
                 <td>{when(row.grant.created_at)}</td>
+                <td class="reads">
+                  <BarChart
+                    bars={row.reads}
+                    unit="reads"
+                    width={150}
+                    title={`${row.reads.reduce((n, b) => n + b.value, 0)} reads in the last ${READ_DAYS} days`}
+                  />
+                  <span class="count">{row.reads.reduce((n, b) => n + b.value, 0)} reads</span>
+                </td>
                 <td>
                   {when(row.lastUse)}
                   <br />
@@ -61,12 +76,13 @@ export function GrantsPage(props: { nonce: string; csrf: string; rows: GrantRow[
                 </td>
                 <td>
                   {row.status === "revoked" ? null : (
-                    <form method="post" action={`/console/grants/${row.grant.grant_id}/revoke`}>
-                      <input type="hidden" name="_csrf" value={props.csrf} />
-                      <button class="danger" type="submit" aria-label={`Revoke ${row.grant.client_name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <a
+                      class="button danger"
+                      href={`/console/grants/${row.grant.grant_id}/revoke`}
+                      aria-label={`Revoke ${cleanDisplayName(row.grant.client_name, "client")}…`}
+                    >
+                      Revoke…
+                    </a>
                   )}
                 </td>
               </tr>
@@ -78,6 +94,43 @@ export function GrantsPage(props: { nonce: string; csrf: string; rows: GrantRow[
   );
 }
 
+/** Revoke's confirmation step: a page, so it works without script; the POST stays CSRF-checked. */
+export function RevokePage(props: { nonce: string; csrf: string; row: GrantRow }) {
+  const { grant } = props.row;
+  return (
+    <Page title="Revoke a grant" nonce={props.nonce} nav={{ current: "grants", csrf: props.csrf }}>
+      <div class="panel narrow wide">
+        <h1>
+          Revoke <ClientName name={grant.client_name} />?
+        </h1>
+        <p>
+          <code>{grant.grant_id}</code>, created {when(grant.created_at)}, can read:
+        </p>
+        <ul>
+          {props.row.scope.map((line) => (
+            <li>{line}</li>
+          ))}
+        </ul>
+        <p>
+          Its very next call fails and its refresh token stops working; to read again it has to ask you again.
+          This cannot be undone.
+        </p>
+        <form method="post" action={`/console/grants/${grant.grant_id}/revoke`}>
+          <input type="hidden" name="_csrf" value={props.csrf} />
+          <div class="actions">
+            <button class="danger" type="submit" id="confirm-revoke">
+              Revoke access
+            </button>
+            <a class="button" href="/console">
+              Cancel
+            </a>
+          </div>
+        </form>
+      </div>
+    </Page>
+  );
+}
+
 export function AccessLogPage(props: {
   nonce: string;
   csrf: string;
@@ -85,7 +138,11 @@ export function AccessLogPage(props: {
   grants: Grant[];
   grantId: string | null;
 }) {
-  const label = (g: Grant) => `${g.client_name} (${g.grant_id})`;
+  const label = (g: Grant) => (
+    <>
+      <ClientName name={g.client_name} /> ({g.grant_id})
+    </>
+  );
   return (
     <Page title="Access log" nonce={props.nonce} nav={{ current: "access-log", csrf: props.csrf }}>
       <h1>Access log</h1>
@@ -125,12 +182,20 @@ export function AccessLogPage(props: {
             {props.entries.map((e) => (
               <tr>
                 <td>{when(e.at)}</td>
-                <td>{e.grant_id ? `${e.client_name ?? "client"} (${e.grant_id})` : "owner"}</td>
+                <td>
+                  {e.grant_id ? (
+                    <>
+                      <ClientName name={e.client_name} /> ({e.grant_id})
+                    </>
+                  ) : (
+                    "owner"
+                  )}
+                </td>
                 <td>
                   <code>{e.route}</code>
                 </td>
                 <td>
-                  {e.stream ?? ""}
+                  {e.stream ?? "—"}
                   {e.connection_id ? <div class="muted">{e.connection_id}</div> : null}
                 </td>
                 <td>{e.record_count}</td>
@@ -143,14 +208,6 @@ export function AccessLogPage(props: {
       )}
     </Page>
   );
-}
-
-export interface ConnectionRow {
-  connectionId: string;
-  connectorKey: string;
-  displayName: string;
-  createdAt: string;
-  streams: { label: string; count: number }[];
 }
 
 export function ConnectionsPage(props: { nonce: string; csrf: string; rows: ConnectionRow[] }) {
@@ -173,6 +230,7 @@ export function ConnectionsPage(props: { nonce: string; csrf: string; rows: Conn
                 <tr>
                   <th>Stream</th>
                   <th>Records</th>
+                  <th>Over time</th>
                 </tr>
               </thead>
               <tbody>
@@ -180,6 +238,18 @@ export function ConnectionsPage(props: { nonce: string; csrf: string; rows: Conn
                   <tr>
                     <td>{s.label}</td>
                     <td>{s.count}</td>
+                    <td>
+                      {s.overTime.length > 0 ? (
+                        <BarChart
+                          bars={s.overTime}
+                          unit="records"
+                          width={240}
+                          title={`${s.label} records per ${s.granularity}, ${s.overTime[0].label} to ${s.overTime.at(-1)?.label}`}
+                        />
+                      ) : (
+                        <span class="muted">—</span>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

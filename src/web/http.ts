@@ -1,7 +1,6 @@
 // Request/response plumbing of the owner web pages: security headers (CSP with a per-response
-// nonce, no framing, no referrer, no caching), cookies, form bodies and the caller's address.
+// nonce, no framing, no referrer, no caching), cookies and form bodies.
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { html } from "hono/html";
@@ -48,12 +47,6 @@ export function securityHeaders(
   c.header("x-content-type-options", "nosniff");
   c.header("cross-origin-opener-policy", "same-origin");
   c.header("cross-origin-resource-policy", "same-origin");
-}
-
-/** The peer address of the TCP connection (never a forwarded header, which anyone can write). */
-export function clientAddress(c: WebContext): string {
-  const env = c.env as { incoming?: IncomingMessage } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? "unknown";
 }
 
 export function readCookie(c: WebContext, which: "session" | "presession"): string | undefined {

@@ -24,6 +24,8 @@ th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: 
 code { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0; }
 .narrow { max-width: 420px; margin: 3rem auto; }
+.narrow.wide { max-width: 640px; }
+td.reads { white-space: nowrap; }
 label { display: block; margin: .35rem 0; }
 input[type=password], input[type=date], select { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line);
   border-radius: 6px; background: var(--bg); color: var(--fg); }
@@ -33,10 +35,30 @@ button { font: inherit; padding: .45rem 1rem; border-radius: 6px; border: 1px so
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.danger { color: var(--danger); }
 .actions { display: flex; gap: .75rem; margin-top: 1rem; }
-.stream { border: 1px solid var(--line); border-radius: 8px; padding: .6rem .9rem; margin: .6rem 0; }
-.stream > label { font-weight: 600; }
-.stream .detail { margin-left: 1.6rem; display: grid; grid-template-columns: 8rem 1fr; gap: .25rem .75rem; }
+.stream { border: 1px solid var(--line); border-radius: 8px; padding: .35rem .9rem; margin: .4rem 0; }
+.stream > label.head { font-weight: 600; }
+.stream .detail { margin-left: 1.6rem; display: grid; grid-template-columns: 8rem 1fr; gap: 0 .75rem; }
+.row { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1.2rem; margin: .4rem 0; }
+.row label { margin: 0; }
 .stream .detail label { display: inline-block; margin: 0 .9rem 0 0; font-weight: 400; }
+.stream .off { display: none; font-weight: 400; color: var(--muted); }
+.stream:has(> .head input:not(:checked)) > .detail { display: none; }
+.stream:has(> .head input:not(:checked)) .off { display: inline; }
+.stream:has(> .head input:not(:checked)) .label { color: var(--muted); text-decoration: line-through; }
+.count { color: var(--muted); font-weight: 400; font-variant-numeric: tabular-nums; }
+details.fields summary { cursor: pointer; }
+details.fields .some { display: none; }
+details.fields:has(input:not(:checked)) .all { display: none; }
+details.fields:has(input:not(:checked)) .some { display: inline; }
+.fieldlist { columns: 4 10rem; margin-top: .3rem; }
+.fieldlist label { display: block; }
+a.button { display: inline-block; padding: .45rem 1rem; border-radius: 6px; border: 1px solid var(--line);
+  background: var(--panel); text-decoration: none; color: var(--fg); }
+a.button.danger { color: var(--danger); }
+svg.chart { display: block; }
+svg.chart .bar { fill: var(--accent); }
+svg.chart .axis { stroke: var(--line); }
+svg.chart text { fill: var(--muted); font-size: 10px; }
 .error { color: var(--danger); font-weight: 600; }
 .ok { color: var(--ok); }
 .tag { display: inline-block; padding: 0 .4rem; border-radius: 4px; background: var(--panel); border: 1px solid var(--line); font-size: .8rem; }
@@ -63,6 +85,7 @@ export function Page(props: {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · pdpp`}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: CSS }} />
       </head>
       <body>

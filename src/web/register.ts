@@ -6,6 +6,7 @@ import type { RsEnv } from "../rs/env.js";
 import type { ConsentBackend } from "./consent-backend.js";
 import { registerConsent } from "./consent-routes.js";
 import { registerConsole } from "./console-routes.js";
+import { registerFavicon } from "./favicon.js";
 import { SignInGuard } from "./signin-guard.js";
 import { registerSignIn } from "./signin-routes.js";
 
@@ -28,4 +29,5 @@ export function registerOwnerWeb(app: Hono<RsEnv>, options: OwnerWebOptions = {}
   registerSignIn(app, new SignInGuard(options.now));
   registerConsole(app);
   registerConsent(app, options.consent ?? AUTHORIZATION_SERVER);
+  registerFavicon(app);
 }

@@ -1,6 +1,9 @@
 // Sign-in throttling for the owner web app: exponential backoff per client address and for the
-// whole server, and at most a few scrypt verifications at once (each takes 128 MiB for ~1 s).
-import { type BackoffPolicy, FailureBackoff } from "../core/rate-limit.js";
+// whole server, kept in the store (so every worker process and every instance on one database
+// counts together), and at most a few scrypt verifications at once per process (each takes
+// 128 MiB for ~1 s). Only failed attempts count; a valid one-time link passes any lock.
+import { type BackoffPolicy, backoffFailure, backoffRetryAfter } from "../core/rate-limit.js";
+import type { Store } from "../store/store.js";
 
 /** Per client: the 5th failure locks for 30 s, each further one doubles it up to 15 min; a quiet hour forgets. */
 export const PER_CLIENT_POLICY: BackoffPolicy = {
@@ -18,7 +21,8 @@ export const GLOBAL_POLICY: BackoffPolicy = {
 };
 const MAX_CONCURRENT = 2;
 const MAX_WAITING = 8;
-const GLOBAL_KEY = "*";
+const GLOBAL_KEY = "signin:*";
+const clientKey = (client: string) => `signin:${client}`;
 
 export type GuardResult =
   | { outcome: "ok" }
@@ -26,25 +30,18 @@ export type GuardResult =
   | { outcome: "throttled"; retryAfterMs: number };
 
 export class SignInGuard {
-  private readonly perClient = new FailureBackoff(PER_CLIENT_POLICY);
-  private readonly global = new FailureBackoff(GLOBAL_POLICY);
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /**
-   * Run `check` for a sign-in attempt from `client` unless a lock is in force. A locked caller is
-   * answered without running `check` at all, so during a lock even the right passphrase learns
-   * nothing. `global: false` (one-time links, 256-bit secrets) skips the server-wide lock, so an
-   * attack from many addresses cannot lock the owner out of `pdpp console`.
+   * A passphrase attempt from `client`. During a lock (this address's or the server's) it is
+   * answered without running `check` at all, so even the right passphrase learns nothing; a
+   * failure counts for this address and for the server.
    */
-  async attempt(
-    client: string,
-    check: () => Promise<boolean>,
-    options: { global: boolean } = { global: true },
-  ): Promise<GuardResult> {
-    const wait = this.retryAfterMs(client, options.global);
+  async attemptPassphrase(store: Store, client: string, check: () => Promise<boolean>): Promise<GuardResult> {
+    const wait = await this.retryAfterMs(store, client);
     if (wait > 0) return { outcome: "throttled", retryAfterMs: wait };
     if (this.running >= MAX_CONCURRENT && this.waiting.length >= MAX_WAITING) {
       return { outcome: "throttled", retryAfterMs: 1000 };
@@ -56,20 +53,42 @@ export class SignInGuard {
     } finally {
       this.release();
     }
-    const at = this.now();
+    const now = this.now();
     if (ok) {
-      this.perClient.recordSuccess(client);
+      await store.updateThrottle(clientKey(client), { now, update: () => null });
       return { outcome: "ok" };
     }
-    this.perClient.recordFailure(client, at);
-    if (options.global) this.global.recordFailure(GLOBAL_KEY, at);
+    await store.updateThrottle(clientKey(client), {
+      now,
+      update: (s) => backoffFailure(s, now, PER_CLIENT_POLICY),
+    });
+    await store.updateThrottle(GLOBAL_KEY, { now, update: (s) => backoffFailure(s, now, GLOBAL_POLICY) });
     return { outcome: "failed" };
   }
 
-  retryAfterMs(client: string, includeGlobal: boolean): number {
-    const at = this.now();
-    const own = this.perClient.retryAfterMs(client, at);
-    return includeGlobal ? Math.max(own, this.global.retryAfterMs(GLOBAL_KEY, at)) : own;
+  /**
+   * A one-time link attempt. Links are 256-bit secrets: a valid one signs in whatever lock is in
+   * force (so nobody can lock the owner out of `pdpp console`); an invalid one counts against this
+   * address only (never the server-wide lock), and is answered as throttled while it is locked.
+   */
+  async attemptLink(store: Store, client: string, check: () => Promise<boolean>): Promise<GuardResult> {
+    if (await check()) return { outcome: "ok" };
+    const now = this.now();
+    const state = await store.updateThrottle(clientKey(client), {
+      now,
+      update: (s) => backoffFailure(s, now, PER_CLIENT_POLICY),
+    });
+    const wait = backoffRetryAfter(state, now);
+    return wait > 0 ? { outcome: "throttled", retryAfterMs: wait } : { outcome: "failed" };
+  }
+
+  private async retryAfterMs(store: Store, client: string): Promise<number> {
+    const now = this.now();
+    const [own, all] = await Promise.all([
+      store.getThrottle(clientKey(client), now),
+      store.getThrottle(GLOBAL_KEY, now),
+    ]);
+    return Math.max(backoffRetryAfter(own, now), backoffRetryAfter(all, now));
   }
 
   private acquire(): Promise<void> {

@@ -1,10 +1,10 @@
 // Sign-in, one-time sign-in links and sign-out. Every form carries a CSRF token: before sign-in it
 // is tied to a short-lived pre-session cookie, afterwards to the session itself.
 import type { Hono } from "hono";
+import { clientAddress } from "../rs/client-address.js";
 import type { RsEnv } from "../rs/env.js";
 import {
   clearCookie,
-  clientAddress,
   readCookie,
   readForm,
   renderPage,
@@ -81,7 +81,7 @@ export function registerSignIn(app: Hono<RsEnv>, guard: SignInGuard): void {
       const next = safeNext(form.get("next"));
       const passphrase = form.get("passphrase") ?? "";
       const { store } = c.get("deps");
-      const result = await guard.attempt(clientAddress(c), async () =>
+      const result = await guard.attemptPassphrase(store, clientAddress(c), async () =>
         verifyPassphrase(passphrase, await store.getOwnerPassphraseHash()),
       );
       if (result.outcome === "throttled") throw throttled(result.retryAfterMs);
@@ -111,14 +111,10 @@ export function registerSignIn(app: Hono<RsEnv>, guard: SignInGuard): void {
       const form = await readForm(c);
       checkSignInCsrf(c, form);
       const { store } = c.get("deps");
-      // Links are 256-bit secrets: they skip the server-wide lock (so an attack from many addresses
-      // cannot lock the owner out of `pdpp console`), but failures still slow this address down.
-      const result = await guard.attempt(
-        clientAddress(c),
-        () => consumeSignInLink(store, form.get("token")),
-        {
-          global: false,
-        },
+      // A valid link (a 256-bit secret) signs in whatever lock is in force; invalid ones slow
+      // this address down (guard.attemptLink).
+      const result = await guard.attemptLink(store, clientAddress(c), () =>
+        consumeSignInLink(store, form.get("token")),
       );
       if (result.outcome === "throttled") throw throttled(result.retryAfterMs);
       if (result.outcome === "ok") return signedIn(c, "/console");

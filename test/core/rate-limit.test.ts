@@ -1,43 +1,60 @@
-// FailureBackoff: locks after the free failures, doubles, caps, forgets after a quiet period.
+// Throttle arithmetic: backoff locks after the free failures, doubles, caps and forgets after a
+// quiet period; a fixed window counts calls and starts over once it has passed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FailureBackoff } from "../../src/core/rate-limit.js";
+import {
+  backoffFailure,
+  backoffRetryAfter,
+  type ThrottleState,
+  windowHit,
+} from "../../src/core/rate-limit.js";
 
 const policy = { freeFailures: 3, baseLockMs: 1000, maxLockMs: 5000, forgetAfterMs: 60_000 };
 
-describe("FailureBackoff", () => {
+describe("backoff", () => {
   it("locks on the 3rd failure, doubles each further failure up to the cap", () => {
-    const b = new FailureBackoff(policy);
-    b.recordFailure("ip", 0);
-    b.recordFailure("ip", 0);
-    assert.equal(b.retryAfterMs("ip", 0), 0);
-    b.recordFailure("ip", 0);
-    assert.equal(b.retryAfterMs("ip", 0), 1000);
-    assert.equal(b.retryAfterMs("ip", 400), 600);
-    b.recordFailure("ip", 1000);
-    assert.equal(b.retryAfterMs("ip", 1000), 2000);
-    b.recordFailure("ip", 3000);
-    assert.equal(b.retryAfterMs("ip", 3000), 4000);
-    b.recordFailure("ip", 7000);
-    assert.equal(b.retryAfterMs("ip", 7000), 5000);
-    assert.equal(b.retryAfterMs("other", 7000), 0, "keys are independent");
+    let s: ThrottleState | null = null;
+    s = backoffFailure(s, 0, policy);
+    s = backoffFailure(s, 0, policy);
+    assert.equal(backoffRetryAfter(s, 0), 0);
+    s = backoffFailure(s, 0, policy);
+    assert.equal(backoffRetryAfter(s, 0), 1000);
+    assert.equal(backoffRetryAfter(s, 400), 600);
+    s = backoffFailure(s, 1000, policy);
+    assert.equal(backoffRetryAfter(s, 1000), 2000);
+    s = backoffFailure(s, 3000, policy);
+    assert.equal(backoffRetryAfter(s, 3000), 4000);
+    s = backoffFailure(s, 7000, policy);
+    assert.equal(backoffRetryAfter(s, 7000), 5000);
+    assert.equal(backoffRetryAfter(null, 7000), 0, "an unknown key may try");
   });
 
-  it("success clears a key; a quiet period forgets it", () => {
-    const b = new FailureBackoff(policy);
-    for (let i = 0; i < 3; i++) b.recordFailure("ip", 0);
-    b.recordSuccess("ip");
-    assert.equal(b.retryAfterMs("ip", 0), 0);
-    for (let i = 0; i < 3; i++) b.recordFailure("ip", 0);
-    b.recordFailure("ip", 70_000);
-    assert.equal(b.retryAfterMs("ip", 70_000), 0, "the old failures were forgotten: this is the first again");
+  it("a quiet period forgets a key", () => {
+    let s: ThrottleState | null = null;
+    for (let i = 0; i < 3; i++) s = backoffFailure(s, 0, policy);
+    assert.equal(s?.expiresAt, 60_000);
+    s = backoffFailure(s, 70_000, policy);
+    assert.equal(s.count, 1, "the old failures were forgotten: this is the first again");
+    assert.equal(backoffRetryAfter(s, 70_000), 0);
   });
 
-  it("holds at most maxKeys keys, dropping the least recently failed", () => {
-    const b = new FailureBackoff(policy, 2);
-    for (const key of ["a", "b", "c"]) for (let i = 0; i < 3; i++) b.recordFailure(key, 0);
-    assert.equal(b.retryAfterMs("a", 0), 0);
-    assert.equal(b.retryAfterMs("b", 0), 1000);
-    assert.equal(b.retryAfterMs("c", 0), 1000);
+  it("a long lock outlives the forget period", () => {
+    const long = { ...policy, baseLockMs: 100_000, maxLockMs: 100_000 };
+    let s: ThrottleState | null = null;
+    for (let i = 0; i < 3; i++) s = backoffFailure(s, 0, long);
+    assert.equal(s?.expiresAt, 100_000);
+    assert.equal(backoffRetryAfter(s, 80_000), 20_000);
+  });
+});
+
+describe("fixed window", () => {
+  it("counts calls in a window and starts over after it", () => {
+    let s: ThrottleState | null = null;
+    for (let i = 0; i < 3; i++) s = windowHit(s, 100 + i, 1000);
+    assert.equal(s?.count, 3);
+    s = windowHit(s, 1099, 1000);
+    assert.equal(s.count, 4);
+    s = windowHit(s, 1100, 1000);
+    assert.deepEqual(s, { count: 1, since: 1100, lockedUntil: 0, expiresAt: 2100 });
   });
 });

@@ -28,18 +28,6 @@ for (const backend of testBackends()) {
 
     const get = (url: string) => world.fetch(url, { redirect: "manual" });
 
-    /** The error sent back to the (validated) redirect URI. */
-    async function redirectedError(overrides: Record<string, string | null>): Promise<URLSearchParams> {
-      const res = await get(authorizeUrl(clientId, overrides));
-      assert.equal(res.status, 302);
-      const location = new URL(res.headers.get("location") ?? "");
-      assert.equal(location.origin + location.pathname, REDIRECT);
-      assert.equal(location.searchParams.get("iss"), PUBLIC_URL);
-      assert.equal(location.searchParams.get("state"), "s1");
-      assert.equal(location.searchParams.get("code"), null);
-      return location.searchParams;
-    }
-
     /** A refused request that must not redirect anywhere: a plain 400 page. */
     async function errorPage(url: string): Promise<string> {
       const res = await get(url);
@@ -49,24 +37,36 @@ for (const backend of testBackends()) {
       return res.text();
     }
 
-    it("requires PKCE: a missing challenge or the plain method is invalid_request", async () => {
-      assert.equal((await redirectedError({ code_challenge: null })).get("error"), "invalid_request");
-      assert.equal(
-        (await redirectedError({ code_challenge_method: "plain" })).get("error"),
-        "invalid_request",
-      );
-      assert.equal((await redirectedError({ code_challenge_method: null })).get("error"), "invalid_request");
-      assert.equal((await redirectedError({ code_challenge: "short" })).get("error"), "invalid_request");
+    // RFC 9700 §4.11.2: errors before consent never redirect, even to the client's own registered
+    // URI, so /authorize on the owner's host is no open redirector for whoever registers a client.
+    it("requires PKCE: a missing challenge or the plain method is invalid_request, on a plain page", async () => {
+      const cases: Record<string, string | null>[] = [
+        { code_challenge: null },
+        { code_challenge_method: "plain" },
+        { code_challenge_method: null },
+        { code_challenge: "short" },
+      ];
+      for (const overrides of cases) {
+        assert.match(await errorPage(authorizeUrl(clientId, overrides)), /invalid_request: /);
+      }
     });
 
-    it("accepts only response_type=code and only this server's /mcp as resource", async () => {
-      assert.equal(
-        (await redirectedError({ response_type: "token" })).get("error"),
-        "unsupported_response_type",
-      );
-      for (const resource of ["https://other.example/mcp", `${PUBLIC_URL}/v1`, `${PUBLIC_URL}/mcp/x`]) {
-        assert.equal((await redirectedError({ resource })).get("error"), "invalid_target", resource);
+    it("accepts only response_type=code and only this server's /mcp as resource, never redirecting", async () => {
+      for (const response_type of ["token", "x", ""]) {
+        assert.match(
+          await errorPage(authorizeUrl(clientId, { response_type })),
+          /unsupported_response_type: /,
+        );
       }
+      for (const resource of ["https://other.example/mcp", `${PUBLIC_URL}/v1`, `${PUBLIC_URL}/mcp/x`]) {
+        assert.match(await errorPage(authorizeUrl(clientId, { resource })), /invalid_target: /, resource);
+      }
+      // A client registered with an https redirect to anywhere cannot bounce visitors there either.
+      const bouncer = await registerClient(world, ["https://evil.example/landing"]);
+      const page = await errorPage(
+        authorizeUrl(bouncer, { redirect_uri: "https://evil.example/landing", response_type: "x" }),
+      );
+      assert.doesNotMatch(page, /evil\.example/);
     });
 
     it("never redirects to a redirect URI that is not the client's own", async () => {
@@ -87,6 +87,22 @@ for (const backend of testBackends()) {
         assert.ok(!page.includes("<"), "the page is plain text");
       }
       await errorPage(authorizeUrl(clientId, { redirect_uri: null }));
+    });
+
+    it("refuses an OS-handler redirect scheme at /authorize even for a client stored before the rule", async () => {
+      for (const uri of ["search-ms:query=x", "ms-msdt:/id PCWDiagnostic", "shell:startup"]) {
+        const id = `pdpp_cl_${Buffer.from(uri).toString("base64url").padEnd(22, "A").slice(0, 22)}`;
+        await world.fx.store.putOAuthClient({
+          client_id: id,
+          client_name: "Old",
+          redirect_uris: [uri],
+          source: "dcr",
+          metadata: {},
+          created_at: new Date().toISOString(),
+        });
+        const page = await errorPage(authorizeUrl(id, { redirect_uri: uri }));
+        assert.match(page, /redirect_uri must use https, loopback http, or an app scheme/, uri);
+      }
     });
 
     it("matches a loopback redirect URI on any port, and nothing else loosely", async () => {

@@ -53,6 +53,21 @@ for (const backend of testBackends()) {
       assert.equal(ok.json.token_type, "Bearer");
     });
 
+    it("the token answer's scope is what was granted, never what the client asked for (RFC 6749 §3.3)", async () => {
+      const { code } = await codeFor(world, clientId, { scope: "openid owner admin mail:messages" });
+      const issued = await exchange(world, clientId, code);
+      assert.equal(issued.status, 200, JSON.stringify(issued.json));
+      assert.equal(issued.json.scope, "chat:messages");
+      const refreshed = await postForm(world, "/token", {
+        grant_type: "refresh_token",
+        refresh_token: issued.json.refresh_token,
+        client_id: clientId,
+        scope: "owner admin",
+      });
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.json));
+      assert.equal(refreshed.json.scope, "chat:messages");
+    });
+
     it("an expired code is refused", async () => {
       const { code } = await codeFor(world, clientId);
       const record = await world.fx.store.getOAuthToken(hashToken(code));

@@ -33,7 +33,7 @@ export async function openOAuthWorld(
   const opened = await backend.open();
   let app: Fixture["app"] | undefined;
   const mcp = createHostedMcpHandler({
-    rsFetch: async (request) => (app as Fixture["app"]).fetch(request),
+    rsFetch: async (request, env) => (app as Fixture["app"]).fetch(request, env),
   });
   const fx = await setupFixture(opened.store, { publicUrl: PUBLIC_URL, mcp, ...options });
   app = fx.app;

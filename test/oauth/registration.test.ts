@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { validateCimd } from "../../src/oauth/cimd.js";
+import type { ResolvedAddress } from "../../src/oauth/pinned-fetch.js";
 import { testBackends } from "../helpers/backends.js";
 import {
   authorizeUrl,
@@ -55,6 +56,8 @@ for (const backend of testBackends()) {
           headers: { location: "https://example.com/x.json" },
         }),
         "/huge.json": (url) => ({ status: 200, body: doc(url, { pad: "x".repeat(20_000) }) }),
+        "/error.json": (url) => ({ status: 500, body: doc(url) }),
+        "/not-json.json": () => ({ status: 200, body: "<html>admin console</html>" }),
         "/evil-redirect.json": (url) => ({
           status: 200,
           body: doc(url, { redirect_uris: ["https://evil.example/cb"] }),
@@ -88,12 +91,27 @@ for (const backend of testBackends()) {
       assert.equal(body.client_name, "My Agent");
     });
 
+    it("strips Unicode format controls (bidi overrides, zero-width) from a client's name", async () => {
+      const res = await register({
+        client_name: "Claude \u202Egnp.exe\u202C\u2066 \u200Bhelper\u2069\u2028x",
+        redirect_uris: [REDIRECT],
+      });
+      assert.equal(res.status, 201);
+      assert.equal(((await res.json()) as { client_name: string }).client_name, "Claude gnp.exe helperx");
+      const blank = await register({ client_name: "\u202E\u200F", redirect_uris: [REDIRECT] });
+      assert.equal(((await blank.json()) as { client_name: string }).client_name, "127.0.0.1:33418");
+    });
+
     it("refuses invalid or oversized registrations with RFC 7591 errors", async () => {
       const cases: [unknown, string][] = [
         [{ redirect_uris: ["http://evil.example/cb"] }, "invalid_redirect_uri"],
         [{ redirect_uris: ["javascript:alert(1)"] }, "invalid_redirect_uri"],
         [{ redirect_uris: ["data:text/html,hi"] }, "invalid_redirect_uri"],
         [{ redirect_uris: ["file:///etc/passwd"] }, "invalid_redirect_uri"],
+        [{ redirect_uris: ["search-ms:query=x&crumb=location:\\\\evil\\s"] }, "invalid_redirect_uri"],
+        [{ redirect_uris: ["ms-msdt:/id PCWDiagnostic"] }, "invalid_redirect_uri"],
+        [{ redirect_uris: ["shell:startup"] }, "invalid_redirect_uri"],
+        [{ redirect_uris: ["myapp:/cb"] }, "invalid_redirect_uri"],
         [{ redirect_uris: [`${REDIRECT}#f`] }, "invalid_redirect_uri"],
         [{ redirect_uris: ["https://user:pw@app.example/cb"] }, "invalid_redirect_uri"],
         [{ redirect_uris: [] }, "invalid_redirect_uri"],
@@ -143,6 +161,28 @@ for (const backend of testBackends()) {
       assert.equal(await mcpStatus(world, tokens.json.access_token), 200);
     });
 
+    it("answers every failure to fetch a document with one and the same page (no status oracle)", async () => {
+      const closed = await documentServer({});
+      await closed.close();
+      const pages = new Set<string>();
+      for (const clientId of [
+        `${docs.base}/missing.json`,
+        `${docs.base}/redirect.json`,
+        `${docs.base}/huge.json`,
+        `${docs.base}/error.json`,
+        `${docs.base}/not-json.json`,
+        `${closed.base}/client.json`,
+        "https://10.0.0.1/client.json",
+        "https://[fd00::1]/client.json",
+      ]) {
+        const res = await world.fetch(authorizeUrl(clientId), { redirect: "manual" });
+        assert.equal(res.status, 400, clientId);
+        pages.add(await res.text());
+      }
+      assert.equal(pages.size, 1, [...pages].join("\n"));
+      assert.match([...pages][0], /could not be fetched/);
+    });
+
     it("refuses unusable metadata documents on a plain page", async () => {
       for (const path of [
         "/mismatch.json",
@@ -167,6 +207,59 @@ for (const backend of testBackends()) {
     });
   });
 }
+
+describe("Client ID Metadata Document fetch is pinned to the checked address", () => {
+  it("connects to the address the check saw, and refuses a host with any private address", async () => {
+    let port = 0;
+    const hits: string[] = [];
+    const docs = await documentServer({
+      "/pinned.json": () => {
+        hits.push("pinned");
+        return { status: 200, body: doc(`http://localhost:${port}/pinned.json`) };
+      },
+      "/mixed.json": () => {
+        hits.push("mixed");
+        return { status: 200, body: doc(`http://localhost:${port}/mixed.json`) };
+      },
+    });
+    port = Number(new URL(docs.base).port);
+    // A rebinding resolver: each answer is used once; every later lookup points at 127.0.0.2, where
+    // nothing listens, so a second resolution between check and connection would fail the fetch.
+    const answers: ResolvedAddress[][] = [];
+    let lookups = 0;
+    const world = await openOAuthWorld(testBackends()[0], {
+      oauth: {
+        allowLoopbackClientIds: true,
+        cimdResolve: async () => {
+          lookups++;
+          return answers.shift() ?? [{ address: "127.0.0.2", family: 4 }];
+        },
+      },
+    });
+    try {
+      answers.push([{ address: "127.0.0.1", family: 4 }]);
+      const pinned = await world.fetch(authorizeUrl(`http://localhost:${port}/pinned.json`), {
+        redirect: "manual",
+      });
+      assert.equal(pinned.status, 302, await pinned.text());
+      assert.equal(lookups, 1, "resolved once, then connected to that very address");
+
+      answers.push([
+        { address: "127.0.0.1", family: 4 },
+        { address: "10.1.2.3", family: 4 },
+      ]);
+      const mixed = await world.fetch(authorizeUrl(`http://localhost:${port}/mixed.json`), {
+        redirect: "manual",
+      });
+      assert.equal(mixed.status, 400);
+      assert.match(await mixed.text(), /could not be fetched/);
+      assert.deepEqual(hits, ["pinned"], "a host with any refused address is never contacted");
+    } finally {
+      await world.cleanup();
+      await docs.close();
+    }
+  });
+});
 
 describe("Client ID Metadata Document rules", () => {
   it("refuses http client ids without the dev option, private addresses and malformed URLs", async () => {

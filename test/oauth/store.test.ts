@@ -114,6 +114,14 @@ describe("redirect URI rules", () => {
       "https://u:p@a.example/",
       "relative/cb",
       "vbscript:x",
+      // RFC 8252 §7.1: private-use schemes only in reverse-domain form; OS handlers are refused.
+      "search-ms:query=x&crumb=location:\\\\evil.example\\share",
+      "ms-msdt:/id PCWDiagnostic",
+      "shell:startup",
+      "myapp:/cb",
+      "cursor://anysphere.cursor-deeplink/mcp/install?name=x",
+      "cursor://anysphere.cursor-mcp/oauth/callback/../x",
+      "com.example.:/cb",
     ])
       assert.notEqual(redirectUriProblem(bad), null, bad);
   });

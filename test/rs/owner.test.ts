@@ -300,7 +300,8 @@ for (const backend of testBackends()) {
         .map((e) => [e.route, e.grant_id, e.client_name, e.stream, e.connection_id, e.record_count, e.status])
         .sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
       assert.deepEqual(rows, [
-        ["GET /v1/search", grant_id, "test-agent", null, null, 2, 200],
+        // A search across the grant logs the streams its answer came from.
+        ["GET /v1/search", grant_id, "test-agent", "mail:messages", null, 2, 200],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "contacts", null, 0, 404],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "messages", fx.mailA, 1, 200],
         ["GET /v1/streams/:stream/records", grant_id, "test-agent", "messages", null, 3, 200],

@@ -1,6 +1,6 @@
 // Stores written before issue 18 (search rows of lowercased, unstemmed words; SQLite's FTS5
 // tables with the unicode61 tokenizer) are re-indexed with pdpp's analysed terms on open: SQLite
-// migration 10, Postgres migration 13. The old state is rebuilt by hand from a store, its
+// migration 11, Postgres migration 14. The old state is rebuilt by hand from a store, its
 // migration row removed, and the store opened again.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -67,20 +67,20 @@ async function expectAnalysed(store: Store, scope: StreamScope): Promise<void> {
   assert.deepEqual(await found(store, scope, "moon planet"), ["a"]);
 }
 
-test("SQLite: migration 10 makes the FTS tables anew and indexes analysed terms", async () => {
+test("SQLite: migration 11 makes the FTS tables anew and indexes analysed terms", async () => {
   const dir = mkdtempSync(join(tmpdir(), "pdpp-upgrade-"));
   const path = join(dir, "pdpp.db");
   try {
     let store = await openSqliteStore({ path });
     const scope = await load(store);
     await store.close();
-    // The old state: a unicode61 table holding lowercased words, migration 10 not applied.
+    // The old state: a unicode61 table holding lowercased words, migration 11 not applied.
     const raw = new Database(path);
     const name = raw.prepare("SELECT name FROM search_tables").pluck().get() as string;
     raw.exec(`DROP TABLE ${name};
       CREATE VIRTUAL TABLE ${name} USING fts5(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15,
         content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M*'");
-      DELETE FROM schema_migrations WHERE version = 10;`);
+      DELETE FROM schema_migrations WHERE version = 11;`);
     const ids = raw.prepare("SELECT id FROM records ORDER BY id").pluck().all() as number[];
     RECORDS.forEach((r, i) => {
       raw
@@ -101,7 +101,7 @@ test("SQLite: migration 10 makes the FTS tables anew and indexes analysed terms"
 });
 
 const url = pgTestUrl();
-test("Postgres: migration 13 indexes every stream again with analysed terms", {
+test("Postgres: migration 14 indexes every stream again with analysed terms", {
   skip: url ? false : "PDPP_TEST_PG_URL is not set",
 }, async () => {
   const schema = newTestSchemaName();
@@ -109,13 +109,13 @@ test("Postgres: migration 13 indexes every stream again with analysed terms", {
     let store = await openPostgresStore({ url: url as string, schema });
     const scope = await load(store);
     await store.close();
-    // The old state: lexemes of lowercased words, migration 13 not applied.
+    // The old state: lexemes of lowercased words, migration 14 not applied.
     const client = new pg.Client({ connectionString: url as string });
     await client.connect();
     await client.query(`SET search_path TO "${schema}"`);
     await client.query(`UPDATE search_docs SET tsv = to_tsvector('simple', 'orbits moons')`);
     await client.query(`UPDATE search_lex SET tsv = to_tsvector('simple', 'orbits moons')`);
-    await client.query("DELETE FROM schema_migrations WHERE version = 13");
+    await client.query("DELETE FROM schema_migrations WHERE version = 14");
     await client.end();
     store = await openPostgresStore({ url: url as string, schema });
     await expectAnalysed(store, scope);

@@ -29,9 +29,18 @@ const LAUNCH_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-/** PDPP_SCREENSHOTS=docs rewrites docs/consent.png and docs/console.png; normal runs write nothing. */
+/**
+ * PDPP_SCREENSHOTS=docs rewrites the README's page pictures (docs/signin.png, consent.png,
+ * console.png, revoke.png, access-log.png, connections.png, error.png); normal runs write nothing.
+ */
 const SCREENSHOTS =
   process.env.PDPP_SCREENSHOTS === "docs" ? join(import.meta.dirname, "..", "..", "docs") : null;
+
+async function shoot(page: import("playwright-core").Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
 
 // Under CI the browser is required (.ci/run installs it): a missing one fails, never skips.
 const missing = !existsSync(CHROMIUM);
@@ -81,23 +90,34 @@ describe("owner web in a real Chromium", () => {
       await page.goto(authorizationUrl.href);
       // Not signed in: the consent page sends the owner to sign in first.
       assert.match(page.url(), /\/signin\?next=%2Fconsent%2Fpa_/);
+      await shoot(page, "signin");
       await page.fill("#passphrase", PASSPHRASE);
       await page.click("button[type=submit]");
       await page.waitForURL(/\/consent\/pa_/);
       assert.equal(await page.textContent("#client-name"), "Test MCP Client");
       assert.equal(await page.textContent("#redirect-host"), new URL(callback.url).host);
-      // Prefilled with everything; the owner narrows it to chat messages only.
+      // Prefilled with everything, fields folded ("all N fields"), later additions off.
       const boxes = page.locator('input[name="stream"]');
       assert.equal(await boxes.count(), 3);
+      assert.equal(await page.locator("details.fields[open]").count(), 0);
+      assert.equal(await page.locator('input[name="future"]').isChecked(), false);
+      const mail = page.locator("#stream-mail-messages");
+      assert.equal(await mail.locator(".detail").isVisible(), true);
+      assert.equal(await mail.locator("summary .all").isVisible(), true);
+      await mail.locator("summary").click();
+      await mail.locator('input[value="body"]').setChecked(false);
+      assert.equal(await mail.locator("summary .some").isVisible(), true, "the summary says some fields now");
+      await mail.locator('input[value="body"]').setChecked(true);
+      await mail.locator("summary").click();
+      await shoot(page, "consent");
+      // The owner narrows it to chat messages only: an unticked stream folds its details away.
       for (let i = 0; i < 3; i++) {
         const box = boxes.nth(i);
         assert.equal(await box.isChecked(), true);
         await box.setChecked((await box.getAttribute("value")) === "chat/messages");
       }
-      if (SCREENSHOTS) {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        await page.screenshot({ path: join(SCREENSHOTS, "consent.png"), fullPage: true });
-      }
+      assert.equal(await mail.locator(".detail").isVisible(), false);
+      assert.equal(await mail.locator(".off").isVisible(), true);
       await page.click('button[value="approve"]');
       const answer = await callback.params;
       assert.equal(answer.get("state"), "state-xyz");
@@ -139,9 +159,37 @@ describe("owner web in a real Chromium", () => {
       const grants = await fx.store.listGrants();
       const oauthGrant = grants.find((g) => g.client_name === "Test MCP Client");
       assert.ok(oauthGrant);
-      assert.match((await page.textContent(`[id="${oauthGrant.grant_id}"]`)) ?? "", /chat:messages/);
-      if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "console.png"), fullPage: true });
-      await page.click(`[id="${oauthGrant.grant_id}"] button.danger`);
+      assert.deepEqual(oauthGrant.streams, [
+        {
+          stream: "messages",
+          connector_key: "chat",
+          connections: [fx.chat],
+          fields: ["id", "conversation_id", "role", "text", "sent_at"],
+          time_range: null,
+        },
+      ]);
+      assert.match(
+        (await page.textContent(`[id="${oauthGrant.grant_id}"]`)) ?? "",
+        /chat:messages \(1 connection; /,
+      );
+      assert.equal(await page.locator(`[id="${oauthGrant.grant_id}"] svg.chart`).count(), 1);
+      await shoot(page, "console");
+      await page.goto(`${server.url}/console/access-log`);
+      assert.match((await page.textContent("tbody")) ?? "", /mcp:search/);
+      await shoot(page, "access-log");
+      await page.goto(`${server.url}/console/connections`);
+      assert.ok((await page.locator("svg.chart").count()) > 0);
+      await shoot(page, "connections");
+      await page.goto(`${server.url}/consent/pa_gone`);
+      assert.match((await page.textContent("h1")) ?? "", /Authorization request not found/);
+      await shoot(page, "error");
+      // Revoke asks first, on a page of its own.
+      await page.goto(`${server.url}/console`);
+      await page.click(`[id="${oauthGrant.grant_id}"] a.danger`);
+      await page.waitForURL(/\/console\/grants\/grt_[0-9a-f]+\/revoke$/);
+      assert.equal((await fx.store.getGrant(oauthGrant.grant_id))?.revoked_at, null);
+      await shoot(page, "revoke");
+      await page.click("#confirm-revoke");
       await page.waitForURL(/\/console\?revoked=grt_/);
       assert.match((await page.textContent(`[id="${oauthGrant.grant_id}"]`)) ?? "", /revoked/);
 
@@ -159,6 +207,81 @@ describe("owner web in a real Chromium", () => {
     } finally {
       await browser.close();
       callback.close();
+      await server.close();
+      await opened.cleanup();
+    }
+  });
+
+  it("8 streams of 78 fields make a short consent page: fields fold per stream, all by default", {
+    skip,
+  }, async () => {
+    assert.ok(!missing, `${CHROMIUM} is missing; .ci/run installs it (apt-get install chromium)`);
+    const opened = await sqliteBackend.open();
+    const fx = await setupFixture(opened.store);
+    await setTestPassphrase(fx.store);
+    const server = await startServer({ store: fx.store, host: "127.0.0.1", port: 0 });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    try {
+      const owner = { authorization: `Bearer ${fx.owner}`, "content-type": "application/json" };
+      const properties = Object.fromEntries(
+        Array.from({ length: 78 }, (_, i) => [`field_${i}`, { type: "string" }]),
+      );
+      const wide = {
+        connector_key: "wide",
+        display_name: "Wide",
+        version: "1",
+        streams: Array.from({ length: 8 }, (_, i) => ({
+          name: `stream_${i}`,
+          primary_key: ["field_0"],
+          schema: { type: "object", properties },
+        })),
+      };
+      const posted = await fetch(`${server.url}/v1/owner/connectors`, {
+        method: "POST",
+        headers: owner,
+        body: JSON.stringify(wide),
+      });
+      assert.equal(posted.status, 200, await posted.text());
+      const conn = await fetch(`${server.url}/v1/owner/connections`, {
+        method: "POST",
+        headers: owner,
+        body: JSON.stringify({ connector_key: "wide", display_name: "Wide export" }),
+      });
+      assert.equal(conn.status, 201);
+      const registered = await fetch(`${server.url}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "Wide Agent", redirect_uris: ["http://127.0.0.1:9/cb"] }),
+      });
+      const { client_id } = (await registered.json()) as { client_id: string };
+      const authorize = new URL(`${server.url}/authorize`);
+      for (const [k, v] of Object.entries({
+        client_id,
+        redirect_uri: "http://127.0.0.1:9/cb",
+        response_type: "code",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256",
+        state: "s",
+      }))
+        authorize.searchParams.set(k, v);
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(authorize.href);
+      await page.fill("#passphrase", PASSPHRASE);
+      await page.click("button[type=submit]");
+      await page.waitForURL(/\/consent\/pa_/);
+      assert.equal(await page.locator('input[name="stream"]').count(), 11);
+      assert.equal(await page.locator('input[name^="field:wide/"]').count(), 8 * 78);
+      const folded = await page.evaluate<number>("document.documentElement.scrollHeight");
+      for (const d of await page.locator("details.fields").all()) await d.locator("summary").click();
+      const unfolded = await page.evaluate<number>("document.documentElement.scrollHeight");
+      // At 1100 px wide, 11 streams (8 of them 78 fields wide, 624 fields) fold to 1,647 px: less
+      // than the old page's 1,759 px for 8 streams and 78 fields in all. Unfolded, over twice that.
+      assert.ok(folded < 1759, `folded page is ${folded} px`);
+      assert.ok(unfolded > 2 * folded, `unfolded ${unfolded} px vs folded ${folded} px`);
+      await context.close();
+    } finally {
+      await browser.close();
       await server.close();
       await opened.cleanup();
     }

@@ -20,6 +20,7 @@ const CATALOG: CatalogStream[] = [
     fields: ["id", "text"],
     timeField: null,
     connections: [conn("cin_1", "chat")],
+    counts: { cin_1: 4 },
   },
   {
     key: "mail/messages",
@@ -30,16 +31,18 @@ const CATALOG: CatalogStream[] = [
     fields: ["id", "subject", "body"],
     timeField: null,
     connections: [conn("cin_2", "mail"), conn("cin_3", "mail")],
+    counts: {},
   },
   {
     key: "mail/contacts",
     connectorKey: "mail",
     stream: "contacts",
-    label: "contacts",
+    label: "mail:contacts",
     description: null,
     fields: ["email"],
     timeField: null,
     connections: [conn("cin_2", "mail"), conn("cin_3", "mail")],
+    counts: {},
   },
 ];
 const opts = { clientName: "C", redirectHost: "h", now: new Date("2026-01-01T00:00:00Z") };
@@ -54,6 +57,7 @@ describe("consent form", () => {
       [...prefilledStreams(CATALOG, "mcp:read unknown")],
       ["chat/messages", "mail/messages", "mail/contacts"],
     );
+    assert.deepEqual([...prefilledStreams(CATALOG, "openid email profile")].length, 3);
     assert.deepEqual(
       [...prefilledStreams(CATALOG, "contacts mail:messages")],
       ["mail/messages", "mail/contacts"],
@@ -61,7 +65,40 @@ describe("consent form", () => {
     assert.deepEqual([...prefilledStreams(CATALOG, "messages")], ["chat/messages", "mail/messages"]);
   });
 
-  it("everything ticked is 'all'; unknown values are dropped; dates and expiry validated", () => {
+  it("everything ticked is stored as the explicit lists shown, 'all' only when later additions are chosen", () => {
+    const base: [string, string][] = [
+      ["stream", "mail/messages"],
+      ["conn:mail/messages", "cin_2"],
+      ["conn:mail/messages", "cin_3"],
+      ["field:mail/messages", "id"],
+      ["field:mail/messages", "subject"],
+      ["field:mail/messages", "body"],
+    ];
+    const shown = grantFromForm(CATALOG, new URLSearchParams(base), opts);
+    assert.ok(shown.ok);
+    assert.deepEqual(shown.grant.streams[0], {
+      stream: "messages",
+      connector_key: "mail",
+      connections: ["cin_2", "cin_3"],
+      fields: ["id", "subject", "body"],
+      time_range: null,
+    });
+    const future = grantFromForm(CATALOG, new URLSearchParams([...base, ["future", "yes"]]), opts);
+    assert.ok(future.ok);
+    assert.equal(future.grant.streams[0].connections, "all");
+    assert.equal(future.grant.streams[0].fields, "all");
+    // Later additions never widen what the owner narrowed.
+    const narrowed = grantFromForm(
+      CATALOG,
+      new URLSearchParams([...base.filter(([, v]) => v !== "cin_3" && v !== "body"), ["future", "yes"]]),
+      opts,
+    );
+    assert.ok(narrowed.ok);
+    assert.deepEqual(narrowed.grant.streams[0].connections, ["cin_2"]);
+    assert.deepEqual(narrowed.grant.streams[0].fields, ["id", "subject"]);
+  });
+
+  it("unknown values are dropped; dates and expiry validated", () => {
     const form = new URLSearchParams([
       ["stream", "mail/contacts"],
       ["stream", "nope/nope"],
@@ -70,6 +107,7 @@ describe("consent form", () => {
       ["conn:mail/contacts", "cin_999"],
       ["field:mail/contacts", "email"],
       ["expires", "never"],
+      ["future", "yes"],
     ]);
     const choice = grantFromForm(CATALOG, form, opts);
     assert.deepEqual(choice, {
@@ -103,7 +141,7 @@ describe("consent form", () => {
       ]),
       opts,
     );
-    assert.deepEqual(noConn, { ok: false, error: "Pick at least one connection for contacts." });
+    assert.deepEqual(noConn, { ok: false, error: "Pick at least one connection for mail:contacts." });
     const badExpiry = grantFromForm(
       CATALOG,
       new URLSearchParams([...form].filter(([k]) => k !== "expires").concat([["expires", "999"]])),

@@ -90,11 +90,11 @@ for (const backend of testBackends()) {
         await web.signIn();
         const all = await web.get("/console/access-log");
         assert.equal(all.status, 200);
-        assert.match(all.text, new RegExp(`test-agent \\(${a.grant_id}\\)</td>`));
-        assert.match(all.text, new RegExp(`test-agent \\(${b.grant_id}\\)</td>`));
+        assert.match(all.text, new RegExp(`test-agent</bdi> \\(${a.grant_id}\\)</td>`));
+        assert.match(all.text, new RegExp(`test-agent</bdi> \\(${b.grant_id}\\)</td>`));
         const onlyA = await web.get(`/console/access-log?grant=${a.grant_id}`);
-        assert.match(onlyA.text, new RegExp(`test-agent \\(${a.grant_id}\\)</td>`));
-        assert.doesNotMatch(onlyA.text, new RegExp(`test-agent \\(${b.grant_id}\\)</td>`));
+        assert.match(onlyA.text, new RegExp(`test-agent</bdi> \\(${a.grant_id}\\)</td>`));
+        assert.doesNotMatch(onlyA.text, new RegExp(`test-agent</bdi> \\(${b.grant_id}\\)</td>`));
         const connections = await web.get("/console/connections");
         assert.match(connections.text, /Home mail[\s\S]*mail:messages<\/td><td>9</);
         assert.match(connections.text, /Chat[\s\S]*chat:messages<\/td><td>6</);

@@ -8,6 +8,7 @@ import {
   verifyPassphrase,
 } from "../../src/web/passphrase.js";
 import { SignInGuard } from "../../src/web/signin-guard.js";
+import { testBackends } from "../helpers/backends.js";
 
 describe("owner passphrase hash", () => {
   it("uses scrypt N=2^17, r=8, p=1 with a 16-byte salt by default, and verifies", async () => {
@@ -32,22 +33,40 @@ describe("owner passphrase hash", () => {
 });
 
 describe("SignInGuard", () => {
-  it("locks every client after 20 failures server-wide, but not one-time links", async () => {
-    let now = 0;
-    const guard = new SignInGuard(() => now);
-    let checks = 0;
-    const wrong = async () => {
-      checks++;
-      return false;
-    };
-    for (let i = 0; i < 20; i++) {
-      assert.equal((await guard.attempt(`10.0.0.${i}`, wrong)).outcome, "failed");
+  it("locks every client after 20 failures server-wide, but a valid one-time link passes any lock", async () => {
+    const opened = await testBackends()[0].open();
+    const store = opened.store;
+    try {
+      let now = 0;
+      const guard = new SignInGuard(() => now);
+      let checks = 0;
+      const wrong = async () => {
+        checks++;
+        return false;
+      };
+      for (let i = 0; i < 20; i++) {
+        assert.equal((await guard.attemptPassphrase(store, `10.0.0.${i}`, wrong)).outcome, "failed");
+      }
+      const fresh = await guard.attemptPassphrase(store, "10.0.1.1", async () => true);
+      assert.deepEqual(fresh, { outcome: "throttled", retryAfterMs: 30_000 });
+      assert.equal(checks, 20, "a throttled passphrase attempt is never checked");
+      assert.equal((await guard.attemptLink(store, "10.0.1.1", async () => true)).outcome, "ok");
+      // Invalid links count for their address only, and never lock the server.
+      for (let i = 0; i < 4; i++)
+        assert.equal((await guard.attemptLink(store, "10.0.2.2", wrong)).outcome, "failed");
+      assert.deepEqual(await guard.attemptLink(store, "10.0.2.2", wrong), {
+        outcome: "throttled",
+        retryAfterMs: 30_000,
+      });
+      assert.equal(
+        (await guard.attemptLink(store, "10.0.2.2", async () => true)).outcome,
+        "ok",
+        "still a valid link passes",
+      );
+      now += 30_000;
+      assert.equal((await guard.attemptPassphrase(store, "10.0.1.1", async () => true)).outcome, "ok");
+    } finally {
+      await opened.cleanup();
     }
-    const fresh = await guard.attempt("10.0.1.1", async () => true);
-    assert.deepEqual(fresh, { outcome: "throttled", retryAfterMs: 30_000 });
-    assert.equal(checks, 20, "a throttled attempt is never checked");
-    assert.equal((await guard.attempt("10.0.1.1", async () => true, { global: false })).outcome, "ok");
-    now += 30_000;
-    assert.equal((await guard.attempt("10.0.1.1", async () => true)).outcome, "ok");
   });
 });

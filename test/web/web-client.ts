@@ -29,6 +29,8 @@ export class WebClient {
   constructor(
     private readonly app: Hono<RsEnv>,
     private readonly origin = "http://127.0.0.1:7662",
+    /** The TCP peer address the app sees (as @hono/node-server passes it); none by default. */
+    private readonly peer?: string,
   ) {}
 
   async request(
@@ -42,11 +44,12 @@ export class WebClient {
       headers["content-type"] = "application/x-www-form-urlencoded";
       body = new URLSearchParams(init.form).toString();
     }
-    const res = await this.app.request(`${this.origin}${path}`, {
-      method: init.method ?? (body ? "POST" : "GET"),
-      headers,
-      body,
-    });
+    const env = this.peer ? { incoming: { socket: { remoteAddress: this.peer } } } : undefined;
+    const res = await this.app.request(
+      `${this.origin}${path}`,
+      { method: init.method ?? (body ? "POST" : "GET"), headers, body },
+      env,
+    );
     for (const cookie of res.headers.getSetCookie()) {
       this.setCookies.push(cookie);
       const [pair] = cookie.split(";");

@@ -6,6 +6,7 @@ import { homePaths } from "../../config/home.js";
 import { readOwnerToken } from "../../config/owner-token.js";
 import { PdppError } from "../../core/errors.js";
 import { hashToken } from "../../core/ids.js";
+import { compileTrustProxy } from "../../rs/client-address.js";
 import { startServer } from "../../server.js";
 import { openStoreAt } from "../../store/open.js";
 import type { CliContext } from "../context.js";
@@ -17,6 +18,7 @@ interface ServeOptions {
   port: string;
   publicUrl?: string;
   allowedHost?: string[];
+  trustProxy?: string[];
   workers?: string;
 }
 
@@ -45,6 +47,11 @@ export function register(program: Command, context: CliContext): void {
     .option("--port <port>", "port to listen on (0 picks a free one)", "7662")
     .option("--public-url <url>", "the URL clients use when behind a reverse proxy")
     .option("--allowed-host <host>", "extra Host name to accept (repeatable)", collect)
+    .option(
+      "--trust-proxy <addr>",
+      "a reverse proxy whose X-Forwarded-For names the client, for sign-in throttles and rate limits: an address, a CIDR range, or loopback (repeatable)",
+      collect,
+    )
     .option("--workers <n>", "processes serving the one port (default: the number of cores)")
     .action(async (options: ServeOptions) => {
       const home = context.home;
@@ -57,6 +64,7 @@ export function register(program: Command, context: CliContext): void {
       }
       const port = parsePort(options.port);
       const workers = parseWorkers(options.workers);
+      compileTrustProxy(options.trustProxy ?? []); // one clear line for a bad value, before any worker starts
       const publicUrl = options.publicUrl?.replace(/\/+$/, "");
       if (cluster.isWorker) return serveWorker({ home, context, options, port, publicUrl });
       // Migrations and the owner token happen once, before any worker opens the store.
@@ -91,6 +99,7 @@ export function register(program: Command, context: CliContext): void {
           port,
           publicUrl,
           allowedHosts: options.allowedHost,
+          trustProxy: options.trustProxy,
         });
       } catch (error) {
         await opened.close();
@@ -122,6 +131,7 @@ async function serveWorker(args: {
       port: args.port,
       publicUrl: args.publicUrl,
       allowedHosts: args.options.allowedHost,
+      trustProxy: args.options.trustProxy,
     });
   } catch (error) {
     await opened.close();

@@ -8,6 +8,7 @@ import { type LadderEntry, snippetEntry } from "../../core/render/ladder.js";
 import { checkConnectionArg, wrapHitId } from "../../core/render/record-ref.js";
 import { renderSearchText, type SearchResultRow } from "../../core/render/search-text.js";
 import type { ListEnvelope, SearchHit } from "../../core/wire.js";
+import { AccessLogSlot } from "../../rs/in-process.js";
 import { param, rsApi } from "../rs-api.js";
 import { checkStream, connectionIdArg, filterArg } from "./common.js";
 import { defineTool, READ_ONLY_ANNOTATIONS, type ToolDeps } from "./types.js";
@@ -124,15 +125,21 @@ export const searchTool = defineTool({
     param(base, "connection_id", checkConnectionArg(args.connection_id));
     const asked = args.limit ?? DEFAULT_LIMIT;
     let limit = asked;
-    for (;;) {
-      const envelope = await rsApi.search(deps.rs, "search", [...base, ["limit", String(limit)]]);
-      const reduced = limit < asked ? limit : undefined;
-      const { rows, structured } = build(envelope, deps, reduced);
-      if (jsonChars(structured) <= MAX_RESULT_CHARS - 200 || limit === 1) {
-        const text = renderSearchText(envelope, rows, { reducedLimit: reduced });
-        return { content: [{ type: "text", text }], structuredContent: structured };
+    // The retries at smaller limits are one tool call: one access-log row, the last read's.
+    const slot = new AccessLogSlot();
+    try {
+      for (;;) {
+        const envelope = await rsApi.search(deps.rs, "search", [...base, ["limit", String(limit)]], slot);
+        const reduced = limit < asked ? limit : undefined;
+        const { rows, structured } = build(envelope, deps, reduced);
+        if (jsonChars(structured) <= MAX_RESULT_CHARS - 200 || limit === 1) {
+          const text = renderSearchText(envelope, rows, { reducedLimit: reduced });
+          return { content: [{ type: "text", text }], structuredContent: structured };
+        }
+        limit = Math.max(1, Math.floor(Math.min(limit, envelope.data.length) / 2));
       }
-      limit = Math.max(1, Math.floor(Math.min(limit, envelope.data.length) / 2));
+    } finally {
+      await slot.commit();
     }
   },
 });

@@ -27,7 +27,7 @@ import { formatRecordRef } from "../../core/ids.js";
 import { parseSearchQuery } from "../../core/search-query.js";
 import type { ListEnvelope, SearchHit, SearchRecall } from "../../core/wire.js";
 import type { SearchResult, StoredSearchHit } from "../../store/store.js";
-import { noteRead, sendJson } from "../access-log.js";
+import { noteAnswerStreams, noteRead, sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
 import { checkQueryLength } from "../read-params.js";
@@ -151,6 +151,10 @@ export function registerSearch(app: Hono<RsEnv>): void {
     const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
     const snippetMeta = params.single("snippet_meta") === "true";
     const hits = result.hits.map((h) => toHit(h, { names, scopes, snippetMeta }));
+    noteAnswerStreams(
+      c,
+      result.hits.map((h) => `${h.connectorKey}:${h.stream}`),
+    );
     const body: ListEnvelope<SearchHit> = {
       object: "list",
       data: hits,

@@ -5,6 +5,7 @@ import { PdppError } from "../../core/errors.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest } from "../../core/manifest.js";
 import type {
+  AccessLogDay,
   AccessLogEntry,
   AccessTokenLookup,
   BearerLookup,
@@ -251,6 +252,15 @@ export async function appendAccessLog(pool: pg.Pool, entries: AccessLogEntry[]):
      WITH ORDINALITY AS t(${columns.join(", ")}, n) ORDER BY n`,
     columns.map((c) => entries.map((e) => e[c])),
   );
+}
+
+export async function accessLogDaily(pool: pg.Pool, since: string): Promise<AccessLogDay[]> {
+  const { rows } = await pool.query<AccessLogDay>(
+    `SELECT grant_id, substr(at, 1, 10) AS day, count(*)::int AS reads FROM access_log
+     WHERE at >= $1 GROUP BY grant_id, day ORDER BY day`,
+    [since],
+  );
+  return rows;
 }
 
 export async function listAccessLog(

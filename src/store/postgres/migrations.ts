@@ -4,6 +4,7 @@ import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { inTransaction } from "./pool.js";
 import { reindexAllStreams } from "./search-write.js";
+import { THROTTLES_TABLE_SQL } from "./throttles.js";
 
 interface Migration {
   version: number;
@@ -355,6 +356,12 @@ INSERT INTO stream_counts (connection_id, stream, live)
   },
   {
     version: 13,
+    name: "throttles",
+    // Sign-in backoff and OAuth rate windows, shared by every worker and instance on this database.
+    sql: THROTTLES_TABLE_SQL,
+  },
+  {
+    version: 14,
     name: "search_analyzed",
     // Issue 18: search rows hold pdpp's analysed terms (core/search-analysis.ts: stems, folded
     // diacritics) instead of lowercased words; every stream is indexed again.

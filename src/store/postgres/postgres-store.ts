@@ -4,8 +4,10 @@ import { deepFreeze } from "../../core/deep-freeze.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { Catalog } from "../../core/grant-scope.js";
 import type { Manifest } from "../../core/manifest.js";
+import type { ThrottleState } from "../../core/rate-limit.js";
 import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
+  AccessLogDay,
   AccessLogEntry,
   AccessTokenLookup,
   AggregateQuery,
@@ -45,6 +47,7 @@ import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
 import { countRecords, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
+import * as throttles from "./throttles.js";
 
 export interface PostgresStoreOptions {
   url: string;
@@ -210,8 +213,21 @@ class PostgresStore implements Store {
   takeOwnerSecret(idHash: string, kind: OwnerSecretKind): Promise<OwnerSecretRecord | null> {
     return ownerWeb.takeSecret(this.pool, idHash, kind);
   }
+  getThrottle(key: string, now: number): Promise<ThrottleState | null> {
+    return throttles.getThrottle(this.pool, key, now);
+  }
+  updateThrottle(
+    key: string,
+    options: { now: number; update: (current: ThrottleState | null) => ThrottleState | null },
+  ): Promise<ThrottleState | null> {
+    return throttles.updateThrottle(this.pool, key, options);
+  }
   async appendAccessLog(entry: AccessLogEntry): Promise<void> {
     this.accessLog.append(entry);
+  }
+  async accessLogDaily(since: string): Promise<AccessLogDay[]> {
+    await this.accessLog.flush();
+    return admin.accessLogDaily(this.pool, since);
   }
   async listAccessLog(options: { limit: number; grantId?: string }): Promise<AccessLogEntry[]> {
     await this.accessLog.flush();

@@ -106,7 +106,7 @@ export async function reindexChangedStreams(
   }
 }
 
-/** Migration 13: every stream of every stored manifest indexed again (analysed terms). */
+/** Migration 14: every stream of every stored manifest indexed again (analysed terms). */
 export async function reindexAllStreams(client: pg.PoolClient): Promise<void> {
   const { rows } = await client.query<{ body: string }>("SELECT body FROM manifests ORDER BY connector_key");
   for (const row of rows) {

@@ -5,7 +5,7 @@ import { PdppError } from "../../core/errors.js";
 import type { Catalog } from "../../core/grant-scope.js";
 import { connectionIdFor } from "../../core/ids.js";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
-import type { AccessLogEntry, Connection, StoredGrant } from "../store.js";
+import type { AccessLogDay, AccessLogEntry, Connection, StoredGrant } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { reindexStream } from "./search-reindex.js";
 import { connectorSearchStreams, connectorSearchTables } from "./search-tables.js";
@@ -249,6 +249,15 @@ export class SqliteAdmin {
         );
       }
     })();
+  }
+
+  accessLogDaily(since: string): AccessLogDay[] {
+    return this.db
+      .stmt(
+        `SELECT grant_id, substr(at, 1, 10) AS day, count(*) AS reads FROM access_log
+         WHERE at >= ? GROUP BY grant_id, day ORDER BY day`,
+      )
+      .all(since) as AccessLogDay[];
   }
 
   /** Newest first. */

@@ -1,9 +1,11 @@
 // Versioned schema of the SQLite store: each migration runs once, inside a transaction, and is
 // recorded in schema_migrations.
+
 import type { SqliteDb } from "./db.js";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { reindexAnalyzed, reindexMixedTables, reindexSearch } from "./search-reindex.js";
+import { THROTTLES_TABLE_SQL } from "./throttles.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
 const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
@@ -144,9 +146,11 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
         SELECT connection_id, stream, count(*) FROM records WHERE deleted = 0 GROUP BY connection_id, stream;
     `,
   },
+  // Sign-in backoff and OAuth rate windows, shared by every worker process on this file.
+  { version: 10, sql: THROTTLES_TABLE_SQL },
   // Issue 18: search tables hold pdpp's analysed terms (core/search-analysis.ts: stems, folded
   // diacritics) instead of lowercased words; every stream is indexed again.
-  { version: 10, sql: "", run: reindexAnalyzed },
+  { version: 11, sql: "", run: reindexAnalyzed },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

@@ -101,7 +101,7 @@ export function reindexStream(
 }
 
 /**
- * Migration 10 (issue 18): every search table made anew (ascii tokenizer) and indexed with pdpp's
+ * Migration 11 (issue 18): every search table made anew (ascii tokenizer) and indexed with pdpp's
  * analysed terms (stems, diacritics folded) under its stream's current definition.
  */
 export function reindexAnalyzed(db: SqliteDb): void {

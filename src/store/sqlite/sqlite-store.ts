@@ -2,6 +2,7 @@
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { Manifest } from "../../core/manifest.js";
+import type { ThrottleState } from "../../core/rate-limit.js";
 import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
@@ -31,6 +32,7 @@ import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
+import { getThrottle, updateThrottle } from "./throttles.js";
 import { readFieldWindow } from "./windows.js";
 
 class SqliteStore implements Store {
@@ -201,8 +203,21 @@ class SqliteStore implements Store {
   async takeOwnerSecret(idHash: string, kind: OwnerSecretKind) {
     return this.ownerWeb.takeSecret(idHash, kind);
   }
+  async getThrottle(key: string, now: number) {
+    return getThrottle(this.db, key, now);
+  }
+  async updateThrottle(
+    key: string,
+    options: { now: number; update: (current: ThrottleState | null) => ThrottleState | null },
+  ) {
+    return updateThrottle(this.db, key, options);
+  }
   async appendAccessLog(entry: AccessLogEntry) {
     this.accessLog.append(entry);
+  }
+  async accessLogDaily(since: string) {
+    await this.accessLog.flush();
+    return this.admin.accessLogDaily(since);
   }
   async listAccessLog(options: { limit: number; grantId?: string }) {
     await this.accessLog.flush();
