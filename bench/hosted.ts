@@ -21,7 +21,7 @@ const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "pdpp.js");
 
 /** A pdpp home with the benchmark dataset (built once per size) and a client token for it. */
-async function benchHome(
+export async function benchHome(
   records: number,
   seed: number,
   home = join(ROOT, "bench", "data", `hosted-home-${records}`),
@@ -52,7 +52,7 @@ function run(args: string[]): Promise<void> {
 }
 
 /** The server's processes: the primary and its workers. */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const children: number[] = [];
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     const list = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
@@ -72,7 +72,7 @@ function rssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-function cpuSeconds(pids: number[]): number {
+export function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -82,7 +82,7 @@ function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
-async function startServe(
+export async function startServe(
   home: string,
   options: { workers: number; entry: string },
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
@@ -124,6 +124,7 @@ export async function load(options: {
   calls: LoadCall[];
   total: number;
   rsPath?: string;
+  era?: "2025" | "2026";
   threads: number;
   /** Called when the threads are loaded, just before they start. */
   onStart?: () => void;
@@ -138,6 +139,7 @@ export async function load(options: {
       total: Math.ceil(options.total / options.threads),
       concurrency: 32 / options.threads,
       rsPath: options.rsPath,
+      era: options.era,
       startOnGo: true,
     };
     return new Worker(code, { eval: true, workerData: { mcpLoad } });
@@ -177,6 +179,58 @@ export async function load(options: {
   };
 }
 
+export interface MixKind {
+  label: string;
+  weight: number;
+  calls: LoadCall[];
+}
+
+/** The search/fetch/query_records mix, per 8 calls; fetch ids come from the server itself. */
+export async function mixKinds(url: string, token: string): Promise<MixKind[]> {
+  // Ids for fetch come from the server itself.
+  const found = await fetch(`${url}/v1/search?q=invoice&limit=20`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const ids = ((await found.json()) as { data: { id: string }[] }).data.map((h) => h.id);
+  // The mix, per 8 calls; each kind is also a row of its own with --per-tool.
+  return [
+    {
+      label: 'search "zanzibar" (rare)',
+      weight: 1,
+      calls: [{ name: "search", arguments: { query: "zanzibar" } }],
+    },
+    {
+      label: 'search "invoice" limit 5 (common)',
+      weight: 1,
+      calls: [{ name: "search", arguments: { query: "invoice", limit: 5 } }],
+    },
+    {
+      label: "fetch",
+      weight: 4,
+      calls: ids.slice(0, 4).map((id) => ({ name: "fetch", arguments: { id } })),
+    },
+    {
+      label: "query_records limit 10",
+      weight: 1,
+      calls: [{ name: "query_records", arguments: { stream: "messages", limit: 10 } }],
+    },
+    {
+      label: "query_records limit 10, filter from",
+      weight: 1,
+      calls: [
+        {
+          name: "query_records",
+          arguments: {
+            stream: "messages",
+            limit: 10,
+            filter: [{ field: "from", op: "eq", value: "alice@example.com" }],
+          },
+        },
+      ],
+    },
+  ];
+}
+
 export async function runHostedBench(options: {
   records: number;
   seed: number;
@@ -197,52 +251,17 @@ export async function runHostedBench(options: {
   try {
     const pids = processTree(server.pid);
     const rssStart = rssMb(pids);
-    // Ids for fetch come from the server itself.
-    const found = await fetch(`${server.url}/v1/search?q=invoice&limit=20`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const ids = ((await found.json()) as { data: { id: string }[] }).data.map((h) => h.id);
-    // The mix, per 8 calls; each kind is also a row of its own with --per-tool.
-    const kinds: { label: string; weight: number; calls: LoadCall[] }[] = [
-      {
-        label: 'search "zanzibar" (rare)',
-        weight: 1,
-        calls: [{ name: "search", arguments: { query: "zanzibar" } }],
-      },
-      {
-        label: 'search "invoice" limit 5 (common)',
-        weight: 1,
-        calls: [{ name: "search", arguments: { query: "invoice", limit: 5 } }],
-      },
-      {
-        label: "fetch",
-        weight: 4,
-        calls: ids.slice(0, 4).map((id) => ({ name: "fetch", arguments: { id } })),
-      },
-      {
-        label: "query_records limit 10",
-        weight: 1,
-        calls: [{ name: "query_records", arguments: { stream: "messages", limit: 10 } }],
-      },
-      {
-        label: "query_records limit 10, filter from",
-        weight: 1,
-        calls: [
-          {
-            name: "query_records",
-            arguments: {
-              stream: "messages",
-              limit: 10,
-              filter: [{ field: "from", op: "eq", value: "alice@example.com" }],
-            },
-          },
-        ],
-      },
-    ];
+    const kinds = await mixKinds(server.url, token);
     const calls: LoadCall[] = kinds.flatMap((k) => k.calls);
     const threads = 2;
     await load({ url: server.url, token, calls, total: 400, threads }); // warm-up
-    const measure = async (label: string, callList: LoadCall[], total: number, rsPath?: string) => {
+    const measure = async (
+      label: string,
+      callList: LoadCall[],
+      total: number,
+      options: { rsPath?: string; era?: "2025" | "2026" } = {},
+    ) => {
+      const { rsPath, era } = options;
       const load0 = loadavg()[0];
       let cpu0 = 0;
       const r = await load({
@@ -251,6 +270,7 @@ export async function runHostedBench(options: {
         calls: callList,
         total,
         rsPath,
+        era,
         threads,
         onStart: () => {
           cpu0 = cpuSeconds(pids);
@@ -284,12 +304,16 @@ export async function runHostedBench(options: {
       calls,
       options.calls,
     );
-    const floor = await measure(
-      "floor: plain GET /v1/search, c=32",
+    // The same calls as a 2026-07-28 client (the envelope and headers on every request).
+    const modern = await measure(
+      "hosted /mcp, c=32, same mix, warm, 2026-07-28 client",
       calls,
       options.calls,
-      "/v1/search?q=zanzibar",
+      { era: "2026" },
     );
+    const floor = await measure("floor: plain GET /v1/search, c=32", calls, options.calls, {
+      rsPath: "/v1/search?q=zanzibar",
+    });
     const tools: { kind: (typeof kinds)[number]; m: Measured }[] = [];
     if (options.perTool) {
       for (const kind of kinds) {
@@ -305,17 +329,19 @@ export async function runHostedBench(options: {
     const describe = (m: Measured) =>
       `${m.rate.toFixed(0)} calls/s, ${m.r.failureCount} errors, ${m.cpuMs.toFixed(2)} CPU-ms/call` +
       ` (load generator ${m.clientCpuMs.toFixed(2)}), load ${m.load}`;
-    for (const m of [cold, mcp, floor, ...tools.map((t) => t.m)]) {
+    for (const m of [cold, mcp, modern, floor, ...tools.map((t) => t.m)]) {
       const row: BenchRow = {
         backend: "sqlite",
         scenario: m.label,
         p50_ms: m.p50,
         p95_ms: m.p95,
         runs: m.r.ok + m.r.failureCount,
-        target: m === mcp ? "≥ 1,000 calls/s, 0 errors" : "—",
+        target: m === mcp || m === modern ? "≥ 1,000 calls/s, 0 errors" : "—",
         note:
           describe(m) +
-          (m === mcp || m === cold ? `, ratio to floor ${(m.rate / floor.rate).toFixed(2)}` : "") +
+          (m === mcp || m === cold || m === modern
+            ? `, ratio to floor ${(m.rate / floor.rate).toFixed(2)}`
+            : "") +
           (m.r.failures.length ? `; first: ${m.r.failures[0]}` : ""),
       };
       printRow(row);

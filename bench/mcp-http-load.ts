@@ -1,6 +1,8 @@
 // A closed-loop load generator for the hosted /mcp: `concurrency` keep-alive connections each send
 // JSON-RPC tools/call POSTs back to back; counts errors and times each call. Runs in a worker thread
 // (bench/run-mcp.ts) so the server's event loop is not shared with the client's HTTP and JSON work.
+// It calls as a 2025 client (no initialize: a stateless server needs none) or as a 2026-07-28 client
+// (the per-request `_meta` envelope and the standard headers that revision requires).
 import { Agent, request } from "node:http";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 
@@ -17,6 +19,35 @@ export interface LoadOptions {
   concurrency: number;
   /** Baseline mode: GET this RS path instead of POSTing tool calls to /mcp. */
   rsPath?: string;
+  /** The protocol era the calls speak; 2025 when absent. */
+  era?: "2025" | "2026";
+}
+
+const MODERN = "2026-07-28";
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "pdpp-bench", version: "1" },
+};
+
+/** The POST body and the per-call headers of one tools/call, as the era's clients send it. */
+export function toolCallRequest(
+  call: LoadCall,
+  id: number,
+  era: "2025" | "2026",
+): { body: string; headers: Record<string, string> } {
+  if (era === "2025") {
+    return { body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: call }), headers: {} };
+  }
+  return {
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...call, _meta: ENVELOPE } }),
+    headers: {
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": call.name,
+      accept: "application/json, text/event-stream",
+    },
+  };
 }
 
 export interface LoadResult {
@@ -85,12 +116,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     while (next < options.total) {
       const i = next++;
       const call = options.calls[i % options.calls.length];
-      const body = options.rsPath
-        ? null
-        : JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: call });
+      const rpc = options.rsPath ? null : toolCallRequest(call, i, options.era ?? "2025");
       const t0 = performance.now();
       try {
-        const why = failure(await send(url, agent, headers, body), body === null);
+        const answer = await send(url, agent, { ...headers, ...rpc?.headers }, rpc?.body ?? null);
+        const why = failure(answer, rpc === null);
         if (why) fail(`${call.name}: ${why}`);
         else result.ok++;
       } catch (error) {

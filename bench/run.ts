@@ -7,6 +7,7 @@
 // --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
 // --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
 //   --per-tool adds each call kind of the mix alone (calls/s, CPU-ms/call) and the capacity they predict
+//   --baseline DIR instead runs an A/B against another checkout's build (bench/hosted-ab.ts), --rounds N
 // --mbox imports a generated mbox (bench/gen-mbox.ts, built once into bench/data) beside its replayed
 // raw-SQL floor (bench/import-mbox.ts): --mbox-size 100MB
 // --relevance scores search on a public judged collection beside FTS5 bm25() (bench/relevance.ts):
@@ -23,6 +24,7 @@ import type { Store } from "../src/store/store.js";
 import { generateDataset, grantEverything, prng } from "./dataset.js";
 import { postgresReadFloors, type ReadFloors, sqliteReadFloors } from "./floors.js";
 import { runHostedBench } from "./hosted.js";
+import { runHostedAb } from "./hosted-ab.js";
 import { type BenchRow, measure, printRow, writeResults } from "./measure.js";
 import { runRelevanceBench } from "./relevance.js";
 import { runMcpScenarios } from "./run-mcp.js";
@@ -39,6 +41,8 @@ const { values } = parseArgs({
     search: { type: "boolean", default: false },
     hosted: { type: "boolean", default: false },
     "per-tool": { type: "boolean", default: false },
+    baseline: { type: "string" },
+    rounds: { type: "string", default: "3" },
     mbox: { type: "boolean", default: false },
     "mbox-size": { type: "string", default: "100MB" },
     workers: { type: "string" },
@@ -289,6 +293,17 @@ if (values.relevance) {
   );
 } else if (values.search) {
   all.push(...(await runSearchBench({ backends, records, runs, seed: Number(values.seed) })));
+} else if (values.hosted && values.baseline) {
+  all.push(
+    ...(await runHostedAb({
+      records,
+      seed: Number(values.seed),
+      baseline: values.baseline,
+      calls: Number(values.calls),
+      rounds: Number(values.rounds),
+      workers: values.workers ? Number(values.workers) : undefined,
+    })),
+  );
 } else if (values.hosted) {
   all.push(
     ...(await runHostedBench({

@@ -1,6 +1,6 @@
 // Ready-to-paste MCP client setup for a pdpp store: Claude Desktop, Claude Code, Codex, Cursor,
-// Gemini CLI, generic stdio, and the hosted /mcp URL (pure text; printed by `pdpp demo` and
-// `pdpp grant create --setup`).
+// Gemini CLI, opencode, generic stdio, and the hosted /mcp URL (pure text; printed by `pdpp demo`
+// and `pdpp grant create --setup`).
 import { fileURLToPath } from "node:url";
 
 /** bin/pdpp.js of this checkout or package (same depth from src/ and dist/). */
@@ -29,6 +29,14 @@ export interface SetupSnippet {
 
 export function stdioArgs(input: SetupInput): string[] {
   return [input.bin, "mcp", "--store", input.home];
+}
+
+const OPENCODE_WHERE =
+  "opencode.json in the project, or ~/.config/opencode/opencode.json (merge into its mcp)";
+
+/** opencode's own shape: `mcp.<name>` with a type, the command and its arguments in one array. */
+function opencodeConfig(name: string, server: Record<string, unknown>): string {
+  return JSON.stringify({ $schema: "https://opencode.ai/config.json", mcp: { [name]: server } }, null, 2);
 }
 
 export function clientSetupSnippets(input: SetupInput): SetupSnippet[] {
@@ -64,6 +72,16 @@ export function clientSetupSnippets(input: SetupInput): SetupSnippet[] {
       text: json,
     },
     {
+      title: "opencode",
+      where: OPENCODE_WHERE,
+      text: opencodeConfig(name, {
+        type: "local",
+        command: [input.node, ...stdioArgs(input)],
+        enabled: true,
+        environment: { PDPP_TOKEN: input.token },
+      }),
+    },
+    {
       title: "Generic stdio",
       where: "any MCP client that spawns a command",
       text: `PDPP_TOKEN=${shellQuote(input.token)} ${shellCommand}`,
@@ -79,6 +97,16 @@ export function clientSetupSnippets(input: SetupInput): SetupSnippet[] {
         `header: Authorization: Bearer ${input.token}`,
         `claude mcp add --transport http ${name}-http ${input.mcpUrl} --header ${shellQuote(`Authorization: Bearer ${input.token}`)}`,
       ].join("\n"),
+    });
+    snippets.push({
+      title: "opencode (hosted)",
+      where: `${OPENCODE_WHERE}; instead of the local one, while the server runs`,
+      text: opencodeConfig(name, {
+        type: "remote",
+        url: input.mcpUrl,
+        enabled: true,
+        headers: { Authorization: `Bearer ${input.token}` },
+      }),
     });
   }
   return snippets;

@@ -1,23 +1,30 @@
-// Hosted Streamable HTTP MCP (POST /mcp), stateless in behaviour: one long-lived MCP server per
-// process (built once: no server, transport or validator per request), each POST's messages
-// dispatched to it with that request's own bearer, and the answers returned as JSON. The RS is
-// reached in-process with the caller's own client token, through the RS's own routes.
+// Hosted Streamable HTTP MCP (POST /mcp), stateless in behaviour, for both protocol eras on one
+// endpoint. 2025-era clients (initialize, no per-request envelope) go to one long-lived MCP server
+// per process (built once: no server, transport or validator per request), each POST's messages
+// dispatched to it with that request's own bearer, and the answers returned as JSON. 2026-07-28
+// clients (the `_meta` envelope on every request) go to the SDK's createMcpHandler, which owns that
+// revision's rules: server/discover, header validation, its error codes and HTTP statuses, caching
+// fields. The RS is reached in-process with the caller's own client token, through its own routes.
 //
-// Isolation: the caller's identity (its RsClient) travels with each message as `extra.authInfo`,
-// never in shared state; JSON-RPC ids are rewritten to process-unique ids while in flight, so two
-// callers both using id 1 cannot receive each other's answers; notifications from clients are
-// not dispatched (a cancel could otherwise name another caller's in-flight id).
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// Isolation: the caller's identity (its RsClient) travels with each message as its authInfo, never
+// in shared state; on the long-lived server JSON-RPC ids are rewritten to process-unique ids while
+// in flight, so two callers both using id 1 cannot receive each other's answers; notifications from
+// clients are not dispatched (a cancel could otherwise name another caller's in-flight id).
 import {
+  type AuthInfo,
+  createMcpHandler,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  isJsonContentType,
+  isLegacyRequest,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type JSONRPCRequest,
+  parseJSONRPCMessage,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { PdppError } from "../core/errors.js";
 import { hashToken, OWNER_TOKEN_PREFIX } from "../core/ids.js";
 import { MAX_JSON_BODY_BYTES, readBodyText } from "../rs/body.js";
@@ -73,10 +80,6 @@ function rpcError(status: number, code: number, message: string): Response {
   });
 }
 
-function isJsonContentType(header: string | null): boolean {
-  return (header ?? "").split(";")[0].trim().toLowerCase() === "application/json";
-}
-
 type Pending = { originalId: JSONRPCRequest["id"]; resolve: (message: JSONRPCMessage) => void };
 
 /**
@@ -109,35 +112,31 @@ class DispatchTransport implements Transport {
     const id = this.next++;
     return new Promise((resolve) => {
       this.pending.set(id, { originalId: request.id, resolve });
-      this.onmessage?.(
-        { ...request, id },
-        { authInfo: { token: "", clientId: "", scopes: [], extra: { deps } } },
-      );
+      this.onmessage?.({ ...request, id }, { authInfo: authInfoOf(deps) });
     });
   }
 }
 
+/** The caller, as the SDK carries it to the handlers (the token itself stays in the RsClient). */
+function authInfoOf(deps: ToolDeps): AuthInfo {
+  return { token: "", clientId: "", scopes: [], extra: { deps } };
+}
+
 function depsOf(extra: RequestExtra): ToolDeps {
-  const deps = extra.authInfo?.extra?.deps as ToolDeps | undefined;
+  const deps = extra.http?.authInfo?.extra?.deps as ToolDeps | undefined;
   // Unreachable through the dispatcher; a request without its caller must never run.
   if (!deps) throw new PdppError("internal_error", "hosted MCP request without its caller.");
   return deps;
 }
 
-/** Parse a POST body into JSON-RPC messages, or the transport's error answer. */
-function parseMessages(request: Request, body: string): JSONRPCMessage[] | Response {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    return rpcError(400, -32700, "Parse error: Invalid JSON");
-  }
+/** A 2025-era POST body as JSON-RPC messages, or the transport's error answer. */
+function parseMessages(request: Request, raw: unknown): JSONRPCMessage[] | Response {
   if (Array.isArray(raw) && raw.length > MAX_BATCH) {
     return rpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
   }
   let messages: JSONRPCMessage[];
   try {
-    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => JSONRPCMessageSchema.parse(m));
+    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => parseJSONRPCMessage(m));
   } catch {
     return rpcError(400, -32700, "Parse error: Invalid JSON-RPC message");
   }
@@ -162,6 +161,7 @@ export function createHostedMcpHandler(options: { rsFetch: RsAppFetch }): Hosted
   const server = createMcpDispatcher(depsOf);
   // connect() only wires callbacks and starts the (no-op) transport: effectively synchronous.
   const connected = server.connect(transport);
+  const modern = createMcpHandler(() => createMcpDispatcher(depsOf), { legacy: "reject" });
   return async (request, ctx) => {
     // The RS mount already refuses owner tokens; this keeps the adapter safe when mounted elsewhere.
     if (ctx.token.startsWith(OWNER_TOKEN_PREFIX)) return refuse();
@@ -169,17 +169,27 @@ export function createHostedMcpHandler(options: { rsFetch: RsAppFetch }): Hosted
       return rpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     const body = ctx.body ?? (await readBodyText(request, MAX_JSON_BODY_BYTES));
-    const messages = parseMessages(request, body);
-    if (messages instanceof Response) return messages;
-    const requests = messages.filter(isJSONRPCRequest);
-    // Notifications and responses carry nothing a stateless server acts on: accepted, not dispatched.
-    if (requests.length === 0) return new Response(null, { status: 202 });
-    await connected;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(body);
+    } catch {
+      return rpcError(400, -32700, "Parse error: Invalid JSON");
+    }
     const deps: ToolDeps = {
       rs: new InProcessRsClient(options.rsFetch, ctx.token, ctx.publicUrl),
       providerUrl: ctx.publicUrl,
       schemas: schemasFor(ctx.token),
     };
+    // The SDK's own era classification (the envelope in the body, the protocol-version header).
+    if (!(await isLegacyRequest(request, raw))) {
+      return modern.fetch(request, { parsedBody: raw, authInfo: authInfoOf(deps) });
+    }
+    const messages = parseMessages(request, raw);
+    if (messages instanceof Response) return messages;
+    const requests = messages.filter(isJSONRPCRequest);
+    // Notifications and responses carry nothing a stateless server acts on: accepted, not dispatched.
+    if (requests.length === 0) return new Response(null, { status: 202 });
+    await connected;
     const answers = await Promise.all(requests.map((r) => transport.dispatch(r, deps)));
     // As the SDK transport answers: one response alone, several as an array.
     return new Response(JSON.stringify(answers.length === 1 ? answers[0] : answers), {

@@ -1,19 +1,15 @@
 // The pdpp MCP server factory: six read tools from ALL_TOOLS and two resource templates, over any
-// transport. Tool failures are results (isError + typed code); protocol failures are errors.
+// transport and either protocol era (2025 initialize-based, 2026-07-28 stateless). Tool failures
+// are results (isError + typed code); protocol failures are errors. The SDK stays behind this file,
+// hosted.ts and stdio.ts.
 import { readFileSync } from "node:fs";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+  type CacheHint,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { isPdppError } from "../core/errors.js";
 import { INSTRUCTIONS } from "./instructions.js";
 import { RESOURCE_TEMPLATES, readResource } from "./resources.js";
@@ -31,12 +27,25 @@ function packageVersion(): string {
 
 const VERSION = packageVersion();
 
-/** MCP's resources/read codes: -32002 resource not found (MCP spec), internal, else invalid params. */
-const RESOURCE_NOT_FOUND = -32002;
+/** resources/read errors: a missing record is invalid params (the SDK sends -32602 for -32002 on every revision). */
 function resourceErrorCode(status: number): number {
-  if (status === 404) return RESOURCE_NOT_FOUND;
-  return status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+  return status >= 500 ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
 }
+
+/**
+ * Caching hints for 2026-07-28 clients (2025 answers never carry them). Lists and discovery are the
+ * same for every caller (one profile-free surface; they change only when pdpp is upgraded), so any
+ * cache may keep them for an hour. A resource read depends on the caller's grant and on the data:
+ * private and not cached (ttl 0). tools/call results are not cacheable in the protocol.
+ */
+const SHARED_FOR_AN_HOUR: CacheHint = { ttlMs: 3_600_000, cacheScope: "public" };
+export const CACHE_HINTS = {
+  "tools/list": SHARED_FOR_AN_HOUR,
+  "resources/list": SHARED_FOR_AN_HOUR,
+  "resources/templates/list": SHARED_FOR_AN_HOUR,
+  "server/discover": SHARED_FOR_AN_HOUR,
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+} satisfies Record<string, CacheHint>;
 
 export interface PdppMcpServerOptions {
   rs: RsClient;
@@ -46,7 +55,7 @@ export interface PdppMcpServerOptions {
   schemas?: StreamSchemaCache;
 }
 
-export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type RequestExtra = ServerContext;
 
 /** A server for one bearer (stdio, tests): the same dependencies for every request. */
 export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
@@ -59,23 +68,27 @@ export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
 /**
  * The server with its handlers, taking each request's dependencies (who is calling, through which
  * RsClient) from `depsFor(extra)`. Hosted /mcp keeps one of these per process and passes the
- * caller's identity with each message (extra.authInfo), so nothing of one request is reachable
- * from another.
+ * caller's identity with each message (extra.http.authInfo), so nothing of one request is
+ * reachable from another.
  */
 export function createMcpDispatcher(depsFor: (extra: RequestExtra) => ToolDeps): Server {
   const server = new Server(
     { name: "pdpp", version: VERSION },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
+    },
   );
   const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ALL_TOOLS.map((t) => listedTool(t)) }));
+  server.setRequestHandler("tools/list", () => ({ tools: ALL_TOOLS.map((t) => listedTool(t)) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/call", async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `unknown tool ${request.params.name}; tools: ${[...byName.keys()].join(", ")}.`,
       );
     }
@@ -88,21 +101,21 @@ export function createMcpDispatcher(depsFor: (extra: RequestExtra) => ToolDeps):
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler("resources/list", () => ({ resources: [] }));
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler("resources/read", async (request, extra) => {
     try {
       return await readResource(request.params.uri, depsFor(extra));
     } catch (error) {
       if (isPdppError(error)) {
-        // The typed RS code travels in the message (what a model sees) and in data (for hosts).
-        throw new McpError(
-          resourceErrorCode(error.status),
-          `${error.code}: ${error.message}`,
-          error.toBody(),
-        );
+        // The typed RS code travels in the message (what a model sees) and in data (for hosts),
+        // beside the URI that failed (2026-07-28 asks for it).
+        throw new ProtocolError(resourceErrorCode(error.status), `${error.code}: ${error.message}`, {
+          ...error.toBody(),
+          uri: request.params.uri,
+        });
       }
       throw error;
     }

@@ -1,13 +1,22 @@
 // `pdpp mcp`: the adapter over stdio. stdout carries only JSON-RPC; diagnostics go to stderr.
 // It runs with a client token only: an owner token (by prefix, by introspection, or anywhere in
 // the environment) makes it exit 77 without retrying with other credentials.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+  UnsupportedProtocolVersionError,
+} from "@modelcontextprotocol/server";
+import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
 import { readCredentials } from "../config/credentials.js";
 import { readSecretFile } from "../config/secret-file.js";
 import { isPdppError, PdppError } from "../core/errors.js";
 import { OWNER_TOKEN_PREFIX } from "../core/ids.js";
 import type { TokenAnswer } from "../core/wire.js";
 import { FetchRsClient, InProcessRsClient, type RsAppFetch, type RsClient } from "./rs-client.js";
+import { StreamSchemaCache } from "./schema-cache.js";
 import { createPdppMcpServer } from "./server.js";
 
 export const EXIT_OWNER_TOKEN_REFUSED = 77;
@@ -22,7 +31,7 @@ export interface StdioMcpOptions {
   env?: NodeJS.ProcessEnv;
   stderr?: (line: string) => void;
   /** Injected for tests; defaults to process stdin/stdout. */
-  transport?: StdioServerTransport;
+  transport?: Transport;
 }
 
 /** Outcome of the start-up checks: a ready configuration, or an exit code with one stderr line. */
@@ -124,6 +133,58 @@ export async function prepareStdio(options: StdioMcpOptions): Promise<StdioStart
   return { ok: true, token, baseUrl, rs };
 }
 
+/** The revision a stdio connection may be pinned to besides the 2025 ones. */
+const MODERN_VERSIONS = ["2026-07-28"];
+
+/**
+ * Every 2026-07-28 request names its protocol version, and a server must refuse one it does not
+ * speak (UnsupportedProtocolVersionError) request by request. The SDK's stdio entry checks only a
+ * connection's opening message, so this transport answers a later request naming an unknown
+ * version itself, before it reaches the pinned server.
+ */
+class VersionCheckedTransport implements Transport {
+  onclose?: Transport["onclose"];
+  onerror?: Transport["onerror"];
+  onmessage?: Transport["onmessage"];
+
+  constructor(private readonly inner: Transport) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message, extra) => {
+      const requested = isJSONRPCRequest(message)
+        ? message.params?._meta?.[PROTOCOL_VERSION_META_KEY]
+        : undefined;
+      const known = [...MODERN_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+      if (!isJSONRPCRequest(message) || requested === undefined || known.includes(String(requested))) {
+        this.onmessage?.(message, extra);
+        return;
+      }
+      const error = new UnsupportedProtocolVersionError({
+        supported: MODERN_VERSIONS,
+        requested: String(requested),
+      });
+      const answer = {
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: error.code, message: error.message, data: error.data },
+      };
+      void inner.send(answer as JSONRPCMessage).catch((e: Error) => this.onerror?.(e));
+    };
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(...args: Parameters<Transport["send"]>): Promise<void> {
+    return this.inner.send(...args);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
 /** Start the stdio server; resolves with an exit code only when start-up is refused. */
 export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number | null> {
   const stderr = options.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -133,7 +194,13 @@ export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number
     return start.exitCode;
   }
   // In-process (`--store`) there is no URL a reader could open: documents carry pdpp:// URIs.
-  const server = createPdppMcpServer({ rs: start.rs, providerUrl: options.rsFetch ? null : start.baseUrl });
-  await server.connect(options.transport ?? new StdioServerTransport());
+  const providerUrl = options.rsFetch ? null : start.baseUrl;
+  const schemas = new StreamSchemaCache();
+  // Both eras: the opening message pins the connection to a 2025 (initialize) or a 2026-07-28
+  // (per-request envelope) server from this factory; a server/discover probe gets one of its own.
+  serveStdio(() => createPdppMcpServer({ rs: start.rs, providerUrl, schemas }), {
+    transport: new VersionCheckedTransport(options.transport ?? new StdioServerTransport()),
+    onerror: (error) => stderr(`pdpp mcp: ${error.message}`),
+  });
   return null;
 }

@@ -2,13 +2,16 @@
 import { z } from "zod";
 import type { ToolDefinition } from "./tools/types.js";
 
+/** A tool's input or output schema: always an object schema (the MCP tool shape requires it). */
+export type ObjectSchema = { type: "object"; [key: string]: unknown };
+
 export interface ListedTool {
   name: string;
   title: string;
   description: string;
   annotations: ToolDefinition["annotations"];
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
+  inputSchema: ObjectSchema;
+  outputSchema: ObjectSchema;
 }
 
 /** Drop keywords that restate defaults (safe-integer bounds, empty additionalProperties): bytes that say nothing. */
@@ -27,10 +30,11 @@ function dropSafeIntegerBounds(value: unknown): unknown {
   return out;
 }
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): ObjectSchema {
   const raw = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>;
   const { $schema: _ignored, ...rest } = raw;
-  return dropSafeIntegerBounds(rest) as Record<string, unknown>;
+  // Every tool's schemas are z.object(...): the JSON Schema's type is "object".
+  return dropSafeIntegerBounds(rest) as ObjectSchema;
 }
 
 const cache = new WeakMap<ToolDefinition, ListedTool>();

@@ -96,23 +96,15 @@ export interface ListQuery {
   previewChars?: number;
 }
 
-/** changes_since reads: upserts and tombstones in version order after `afterVersion`. */
+/**
+ * changes_since reads: upserts and tombstones after `afterVersion`, in the order of the version each
+ * record's scope observes (core/stamps.ts; a bookmark holds one, core/changes-bookmark.ts).
+ */
 export interface ChangesQuery {
   afterVersion: number; // 0 = from the beginning
   limit: number;
   fields?: string[];
   previewChars?: number;
-}
-
-/**
- * Where a changes_since bookmark resumes: the last record the client saw, by visible values only
- * (a store-wide version would reveal how much the store wrote outside the grant).
- */
-export interface ChangesAnchor {
-  connectionId: string;
-  recordId: string;
-  emittedAt: string;
-  deleted: boolean;
 }
 
 export interface StoredRecord {
@@ -304,11 +296,11 @@ export interface Store {
   listRecords(scopes: StreamScope[], query: ListQuery): Promise<ListResult>;
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult>;
   /**
-   * The version to resume a changes feed after, from visible rows only: the anchor's own version
-   * when it is still in the state the client saw (same emitted_at and tombstone flag), else the
-   * newest visible version written before it (so a changed anchor repeats, never skips), else 0.
+   * Where a bookmark of the old format resumes (core/changes-bookmark.ts): the newest version the
+   * scopes observe on a visible change observed before `emittedAt` (else 0), so every visible change
+   * observed at or after it follows. Reads visible rows only.
    */
-  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number>;
+  changesPositionBefore(scopes: StreamScope[], emittedAt: string): Promise<number>;
   /** Visible record counts per connection (time range applied). */
   countRecords(scope: StreamScope): Promise<Record<string, number>>;
   getRecord(

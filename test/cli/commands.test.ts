@@ -164,7 +164,15 @@ describe("pdpp CLI", () => {
       created.stdout,
     )?.[1];
     assert.ok(token, created.stdout);
-    for (const title of ["Claude Desktop", "Claude Code", "Codex", "Cursor", "Gemini CLI", "Generic stdio"]) {
+    for (const title of [
+      "Claude Desktop",
+      "Claude Code",
+      "Codex",
+      "Cursor",
+      "Gemini CLI",
+      "opencode",
+      "Generic stdio",
+    ]) {
       assert.match(created.stdout, new RegExp(`^── ${title} — `, "m"), title);
     }
     assert.ok(

@@ -39,11 +39,39 @@ describe("clientSetupSnippets", () => {
         "Codex",
         "Cursor",
         "Gemini CLI",
+        "opencode",
         "Generic stdio",
         "Hosted (Streamable HTTP)",
+        "opencode (hosted)",
       ],
     );
-    assert.equal(clientSetupSnippets({ ...input, mcpUrl: undefined }).length, 6);
+    assert.equal(clientSetupSnippets({ ...input, mcpUrl: undefined }).length, 7);
+  });
+
+  it("gives opencode its own shape: one command array, environment, and a remote entry with the header", () => {
+    const config = (title: string) => JSON.parse(snippets.find((s) => s.title === title)?.text ?? "null");
+    assert.deepEqual(config("opencode"), {
+      $schema: "https://opencode.ai/config.json",
+      mcp: {
+        pdpp: {
+          type: "local",
+          command: ["/usr/bin/node", "/opt/pdpp/bin/pdpp.js", "mcp", "--store", "/tmp/my home"],
+          enabled: true,
+          environment: { PDPP_TOKEN: "pdpp_ct_abc-_1" },
+        },
+      },
+    });
+    assert.deepEqual(config("opencode (hosted)"), {
+      $schema: "https://opencode.ai/config.json",
+      mcp: {
+        pdpp: {
+          type: "remote",
+          url: "http://127.0.0.1:7662/mcp",
+          enabled: true,
+          headers: { Authorization: "Bearer pdpp_ct_abc-_1" },
+        },
+      },
+    });
   });
 
   it("emits JSON and TOML that parse to the same stdio server", () => {

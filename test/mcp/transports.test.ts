@@ -2,16 +2,14 @@
 // hosted POST /mcp on a real HTTP server; owner tokens refused on both (exit 77 / 403).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { hashToken, newToken } from "../../src/core/ids.js";
 import { createHostedMcpHandler } from "../../src/mcp/hosted.js";
-import { createApp } from "../../src/rs/app.js";
+import { type Served, serveWorld } from "./fixtures/served.js";
 import { buildWorld, type World } from "./fixtures/world.js";
 
 // The real `pdpp` command (bin/pdpp.js → src/cli/main.ts, which registers src/cli/commands/mcp.ts).
@@ -42,31 +40,17 @@ function runRefused(
 describe("transports", () => {
   let world: World;
   let url: string;
-  let server: ReturnType<typeof serve>;
+  let served: Served;
   let ownerToken: string;
   before(async () => {
     world = await buildWorld();
     ownerToken = newToken("owner");
     await world.store.putOwnerToken(hashToken(ownerToken));
-    let app: ReturnType<typeof createApp> | undefined;
-    await new Promise<void>((resolve) => {
-      server = serve(
-        {
-          fetch: (r: Request) => (app as ReturnType<typeof createApp>).fetch(r),
-          hostname: "127.0.0.1",
-          port: 0,
-        },
-        () => resolve(),
-      );
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const mcp = createHostedMcpHandler({
-      rsFetch: (r, env) => (app as ReturnType<typeof createApp>).fetch(r, env),
-    });
-    app = createApp({ store: world.store, bindHost: "127.0.0.1", publicUrl: url, mcp });
+    served = await serveWorld(world);
+    url = served.url;
   });
   after(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await served.close();
     await world.close();
   });
 

@@ -1,12 +1,16 @@
 // Regression tests of issue 8's noninterference findings owned here, on both backends through the
 // real app (app.fetch) and the real MCP SDK client: 1 (record `time` of an ungranted time_field),
 // 4 (changes_since bookmarks readable / moved by hidden writes) and 7 (deep manifest → 422).
+// Finding 4 as issue 20 item 11 left it: a bookmark seals a store-wide version, so its bytes differ
+// between worlds, but it is unreadable, of one length, equal exactly when it marks the same visible
+// change, and what follows it is byte-identical (compared with bookmarks named, ni-compare.ts).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Manifest } from "../../src/core/manifest.js";
 import { testBackends } from "../helpers/backends.js";
 import { type Harness, openHarness } from "./fixtures/harness.js";
 import { connectMcp } from "./fixtures/mcp-client.js";
+import { BookmarkNames } from "./fixtures/ni-compare.js";
 import { openWorld } from "./fixtures/ni-load.js";
 import { type Batch, CHAT_MANIFEST, mailManifest, type Step } from "./fixtures/ni-world.js";
 
@@ -171,29 +175,45 @@ for (const backend of testBackends()) {
         },
         wp,
       );
-      const page = async (world: typeof w, bookmark: string) =>
-        world.h.request(
-          `/v1/streams/messages/records?changes_since=${encodeURIComponent(bookmark)}&limit=2`,
-          { token },
-        );
-      let bookmark = "beginning";
+      const names = [new BookmarkNames(), new BookmarkNames()];
+      const lengths = new Set<number>();
+      /** One page in each world from its own bookmark (`mark`: a name, or "beginning"). */
+      const pages = async (mark: string) => {
+        const answers = [];
+        for (const [i, world] of [w, wp].entries()) {
+          const path = `/v1/streams/messages/records?changes_since=${encodeURIComponent(names[i].reveal(mark))}&limit=2`;
+          const a = await world.h.request(path, { token });
+          assert.equal(a.status, 200, a.text);
+          const bookmark: string = a.json.next_changes_since;
+          lengths.add(bookmark.length);
+          // Nothing readable: no record id, connection id, time or number in any decoding.
+          for (const part of bookmark.split(".")) {
+            const text = Buffer.from(part, "base64url").toString("latin1");
+            assert.ok(!/v-\d|cin_|2026|"v"/.test(text), `readable bookmark: ${text}`);
+          }
+          answers.push(names[i].hide({ text: a.text.replace(/req_[0-9a-f]{16}/g, "req"), json: a.json }));
+        }
+        assert.equal(answers[0].text, answers[1].text, "pages differ between W and W'");
+        // biome-ignore lint/suspicious/noExplicitAny: a list envelope
+        return answers[0].json as any;
+      };
+      let mark = "beginning";
       const seen: string[] = [];
       for (let i = 0; i < 4; i++) {
-        const [a, b] = [await page(w, bookmark), await page(wp, bookmark)];
-        assert.equal(a.status, 200, a.text);
-        const strip = (text: string) => text.replace(/req_[0-9a-f]{16}/g, "req");
-        assert.equal(strip(a.text), strip(b.text), `page ${i} differs between W and W'`);
-        seen.push(...a.json.data.map((r: { record_id: string }) => r.record_id));
-        bookmark = a.json.next_changes_since;
-        // Nothing readable: no record id, connection id, time or number in any decoding.
-        for (const part of bookmark.split(".")) {
-          const text = Buffer.from(part, "base64url").toString("latin1");
-          assert.ok(!/v-\d|cin_|2026|"v"/.test(text), `readable bookmark: ${text}`);
-        }
+        const a = await pages(mark);
+        seen.push(...a.data.map((r: { record_id: string }) => r.record_id));
+        mark = a.next_changes_since;
       }
       assert.deepEqual(seen, ["v-0", "v-1", "v-2", "v-3", "v-4", "v-5"]);
-      // A record changed after the client saw it comes again (never skipped) and only once.
+      // A record changed after the client saw it comes again (never skipped) and only once; W'
+      // writes more out of sight first.
       clock(Date.parse("2026-01-01T01:00:00Z"));
+      await wp.store.applyBatch(wp.conns.personal, "messages", [
+        {
+          op: "upsert",
+          data: { message_id: "h-late", subject: "s", body: "b", sent_at: "2024-05-01T00:00:00.000Z" },
+        },
+      ]);
       for (const world of [w, wp]) {
         const change = {
           op: "upsert" as const,
@@ -201,15 +221,16 @@ for (const backend of testBackends()) {
         };
         await world.store.applyBatch(world.conns.work, "messages", [change]);
       }
-      const [a, b] = [await page(w, bookmark), await page(wp, bookmark)];
+      const a = await pages(mark);
       assert.deepEqual(
-        a.json.data.map((r: { record_id: string }) => r.record_id),
+        a.data.map((r: { record_id: string }) => r.record_id),
         ["v-5"],
       );
-      assert.equal(a.json.next_changes_since, b.json.next_changes_since);
-      const after = await page(w, a.json.next_changes_since);
-      assert.deepEqual(after.json.data, []);
-      assert.equal(after.json.next_changes_since, a.json.next_changes_since);
+      const after = await pages(a.next_changes_since);
+      assert.deepEqual(after.data, []);
+      // An empty page hands back the bookmark it was given, in each world.
+      assert.equal(after.next_changes_since, a.next_changes_since);
+      assert.equal(lengths.size, 1, `bookmark lengths ${[...lengths]}`);
     } finally {
       await w.close();
       await wp.close();

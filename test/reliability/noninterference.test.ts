@@ -3,9 +3,14 @@
 // range, words in hidden fields, deletions of hidden records, manifest re-registrations that change
 // only hidden parts), random grants inside the visible part and random call sequences over every
 // /v1 read endpoint, every MCP tool (real SDK client) and resources/read, every answer — errors
-// included — is byte-identical in both worlds once request ids are replaced; every cursor,
-// bookmark and resource URI an answer hands out is followed in both worlds and compared again.
-// Both worlds share their secrets and a mocked clock, so cursors and emitted_at are comparable.
+// included — is byte-identical in both worlds once request ids are replaced and bookmarks named
+// (a bookmark seals a store-wide version: a client can tell only its length and whether it equals
+// another, ni-compare.ts); every cursor, bookmark and resource URI an answer hands out is followed
+// in both worlds and compared again. Between reads both worlds keep being written (ni-live.ts):
+// visible writes alike, the last record a changes page showed most of all (deleted, updated, moved
+// out of the range, its hidden fields changed), batches sharing one emitted_at, and hidden writes
+// in W' only. Both worlds share their secrets and a mocked clock, so cursors and emitted_at are
+// comparable.
 // Seed: PDPP_NI_SEED. Pairs: PDPP_NI_WORLDS × PDPP_NI_GRANTS × PDPP_NI_SEQUENCES (defaults ≥ 1,000).
 // Search ranks with BM25 from statistics over visible data (core/search-ranking.ts); world pairs
 // draw a rank window of 3, 8 or 10,000, so worlds of a few dozen records take both plans (every
@@ -22,10 +27,11 @@ import {
   freshCall,
   randomGrantBody,
 } from "./fixtures/ni-calls.js";
-import { firstDifference, normalize } from "./fixtures/ni-compare.js";
-import { type NiWorld, openWorld } from "./fixtures/ni-load.js";
-import { buildWorldPair, type Kind, searchFixesNeeded } from "./fixtures/ni-world.js";
-import { createRng, seedFromEnv } from "./fixtures/prng.js";
+import { BookmarkNames, firstDifference, normalize } from "./fixtures/ni-compare.js";
+import { type LiveWrite, LiveWrites } from "./fixtures/ni-live.js";
+import { type NiWorld, openWorld, tickTime } from "./fixtures/ni-load.js";
+import { buildWorldPair, type Kind, type RecordRef, searchFixesNeeded } from "./fixtures/ni-world.js";
+import { createRng, type Rng, seedFromEnv } from "./fixtures/prng.js";
 
 const SEED = seedFromEnv("PDPP_NI_SEED", 20_261_123);
 const WORLDS = Number(process.env.PDPP_NI_WORLDS ?? 12);
@@ -64,8 +70,21 @@ const fixed = new Set([
 const allowedKinds =
   process.env.PDPP_NI_KINDS === "all" ? ALL_KINDS : ALL_KINDS.filter((k) => !OPEN_KINDS.includes(k));
 
-/** One call in one world: its normalised answer text and the JSON its follow-ups come from. */
-async function run(world: NiWorld, token: string, call: Call): Promise<{ text: string; json: unknown }> {
+/**
+ * One call in one world (its bookmark names replaced by this world's bookmarks): the normalised
+ * answer text and the JSON its follow-ups come from, bookmarks named.
+ */
+async function run(
+  world: NiWorld,
+  names: BookmarkNames,
+  token: string,
+  named: Call,
+): Promise<{ text: string; json: unknown }> {
+  const call = JSON.parse(names.reveal(JSON.stringify(named))) as Call;
+  return names.hide(await answer(world, token, call));
+}
+
+async function answer(world: NiWorld, token: string, call: Call): Promise<{ text: string; json: unknown }> {
   if (call.type === "http") {
     const a = await world.h.request(call.path, { token });
     return { text: `${a.status} ${normalize(a.text)}`, json: a.json };
@@ -83,6 +102,43 @@ async function run(world: NiWorld, token: string, call: Call): Promise<{ text: s
   }
 }
 
+/** Apply a live write to both worlds (W' alone for hidden ones) at its clock tick. */
+async function applyLive(
+  write: LiveWrite,
+  w: NiWorld,
+  wp: NiWorld,
+  clock: (ms: number) => void,
+): Promise<void> {
+  clock(tickTime(write.tick));
+  for (const [world, batch] of [
+    [w, write.w],
+    [wp, write.wPrime],
+  ] as const) {
+    if (!batch) continue;
+    const result = await world.store.applyBatch(world.conns[batch.connection], batch.stream, batch.ops);
+    if (result.rejected.length > 0)
+      throw new Error(`live batch rejected: ${JSON.stringify(result.rejected)}`);
+  }
+  if (write.dropInPrime) await wp.store.deleteConnection(wp.conns[write.dropInPrime]);
+}
+
+/** The last record of a changes page (HTTP or query_records), as a record reference. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are arbitrary JSON
+function lastChange(call: Call, json: any, conns: Record<string, string>) {
+  const changes =
+    (call.type === "http" && call.path.includes("changes_since=")) ||
+    (call.type === "mcp" && call.tool === "query_records" && "changes_since" in call.args);
+  const list = Array.isArray(json?.data) ? json.data : json?.data?.data;
+  const last = changes && Array.isArray(list) ? list.at(-1) : undefined;
+  const connection = Object.keys(conns).find((k) => conns[k] === last?.connection_id);
+  if (!last || !connection) return null;
+  return {
+    connection: connection as RecordRef["connection"],
+    stream: String(last.stream),
+    recordId: String(last.record_id),
+  };
+}
+
 for (const backend of testBackends()) {
   test(`noninterference property on ${backend.name} (seed ${SEED}; PDPP_NI_SEED=… to reproduce)`, async (t) => {
     t.mock.timers.enable({ apis: ["Date"], now: Date.parse("2026-01-01T00:00:00Z") });
@@ -91,6 +147,7 @@ for (const backend of testBackends()) {
       pairs: 0,
       calls: 0,
       followed: 0,
+      live: {} as Record<string, number>,
       searchSkippedWorlds: 0,
       byKind: {} as Record<string, number>,
     };
@@ -109,6 +166,14 @@ for (const backend of testBackends()) {
         clock,
         secretsOf: w,
       });
+      // Writes between reads: what and when come from generators of their own.
+      const live = new LiveWrites(pair, createRng((SEED ^ Math.imul(wi + 1, 0x27d4eb2f)) >>> 0));
+      const when = createRng((SEED ^ Math.imul(wi + 1, 0x165667b1)) >>> 0);
+      const write = async (made: LiveWrite | null) => {
+        if (!made) return;
+        await applyLive(made, w, wp, clock);
+        stats.live[made.kind] = (stats.live[made.kind] ?? 0) + 1;
+      };
       try {
         for (let g = 0; g < GRANTS; g++) {
           const body = randomGrantBody(rng, { hide: pair.hide, conns: w.conns });
@@ -117,12 +182,14 @@ for (const backend of testBackends()) {
           for (let s = 0; s < SEQUENCES; s++) {
             stats.pairs += 1;
             const pending: Call[] = [];
+            const names = [new BookmarkNames(), new BookmarkNames()];
             // One or two fresh calls, and mostly the cursors, bookmarks and URIs they hand out.
             const length = rng.int(1, 4);
             for (let step = 0; step < length; step++) {
               const follow = pending.length > 0 && rng.chance(0.75);
               const call = follow ? pending.splice(rng.int(0, pending.length - 1), 1)[0] : freshCall(ctx);
-              const [a, b] = [await run(w, token, call), await run(wp, token, call)];
+              if (when.chance(0.15)) await write(live.next());
+              const [a, b] = [await run(w, names[0], token, call), await run(wp, names[1], token, call)];
               stats.calls += 1;
               if (follow) stats.followed += 1;
               if (a.text !== b.text) {
@@ -132,6 +199,9 @@ for (const backend of testBackends()) {
                 break;
               }
               pending.push(...followUps(call, a.json, a.text));
+              // Most pages of changes see their last record changed before the bookmark is followed.
+              const last = lastChange(call, a.json, w.conns);
+              if (last && when.chance(0.6)) await write(live.targeted(last));
             }
           }
         }
@@ -140,7 +210,7 @@ for (const backend of testBackends()) {
         await wp.close();
       }
     }
-    const line = `${backend.name}: seed ${SEED}, ${stats.pairs} (W, W', grant, call sequence) pairs over ${WORLDS} world pairs, ${stats.calls} calls compared (${stats.followed} followed cursors/bookmarks/URIs), search skipped in ${stats.searchSkippedWorlds} world pairs (fixes in main: ${[...fixed].join(",") || "none"}), kinds ${JSON.stringify(stats.byKind)}`;
+    const line = `${backend.name}: seed ${SEED}, ${stats.pairs} (W, W', grant, call sequence) pairs over ${WORLDS} world pairs, ${stats.calls} calls compared (${stats.followed} followed cursors/bookmarks/URIs), search skipped in ${stats.searchSkippedWorlds} world pairs (fixes in main: ${[...fixed].join(",") || "none"}), kinds ${JSON.stringify(stats.byKind)}, writes between reads ${JSON.stringify(stats.live)}`;
     t.diagnostic(line);
     console.log(`noninterference ${line}`);
     assert.equal(failures.length, 0, `${failures.length} differences:\n${failures.slice(0, 8).join("\n\n")}`);

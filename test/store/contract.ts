@@ -3,6 +3,7 @@ import { describe } from "node:test";
 import type { TestBackend } from "../helpers/backends.js";
 import { adminContract } from "./contract/admin.js";
 import { aggregateContract } from "./contract/aggregate.js";
+import { changesResumeContract } from "./contract/changes-resume.js";
 import { ingestContract } from "./contract/ingest.js";
 import { readsContract } from "./contract/reads.js";
 import { searchContract } from "./contract/search.js";
@@ -13,6 +14,7 @@ export function runStoreContract(backend: TestBackend): void {
   describe(`store contract: ${backend.name}`, () => {
     adminContract(backend);
     ingestContract(backend);
+    changesResumeContract(backend);
     readsContract(backend);
     windowsContract(backend);
     searchContract(backend);

@@ -1,5 +1,5 @@
-// The changes_since mode of GET /v1/streams/{stream}/records: upserts and tombstones in version
-// order after a signed bookmark, for clients that keep a local copy in sync.
+// The changes_since mode of GET /v1/streams/{stream}/records: upserts and tombstones in the order
+// the grant observes them, after a sealed bookmark, for clients that keep a local copy in sync.
 //
 // Decisions where 20-rs-api.md is silent:
 // - `sort`, `cursor`, `count` and filters do not combine with changes_since (400
@@ -9,19 +9,21 @@
 // - `next_changes_since` is always present (also on an empty page) and `next_cursor` is null; a
 //   bookmark is bound to the stream, the connection_id given (or none) and the bearer.
 // - Tombstones carry `deleted: true` and only the primary-key fields in `data`.
-//
-// Noninterference (10-data-model.md): a bookmark holds no store-wide version, which jumps with
-// writes the grant cannot see. It holds the last record of the page as the client saw it
-// (connection, record id, emitted_at, tombstone flag), sealed like every cursor; the store turns
-// that anchor back into a position from visible rows alone (Store.changesPosition). So the same
-// visible history gives byte-identical bookmarks and next pages whatever was written elsewhere.
-// A bookmark of an empty page is the one it was given.
+// - Resume is exact (core/changes-bookmark.ts says why, and why it reveals nothing about hidden
+//   writes): a bookmark holds the version the grant observed on the last change the page
+//   delivered, sealed; the next page is the visible changes above it. An empty page hands back the
+//   position it was given. Bookmarks of the old format (the last record as the client saw it) are
+//   accepted and resume at least once.
+// - A record that leaves the grant's time range, or whose connection is deleted, sends no
+//   tombstone: the grant no longer sees it, and nothing stored tells a record that left the range
+//   from one that was never in it (that would take each record's history). A client that must drop
+//   such records re-reads from `beginning`.
 import type { Context } from "hono";
-import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
+import { bookmarkPayload, bookmarkPosition } from "../../core/changes-bookmark.js";
+import { fingerprint, openBoundCursor, signCursor } from "../../core/cursor.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import type { ListEnvelope, Warning, WireRecord } from "../../core/wire.js";
-import type { ChangesAnchor } from "../../store/store.js";
 import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import type { Params } from "../params.js";
@@ -63,59 +65,28 @@ export async function changesPage(
     g: cursorBearer(c.get("auth")),
   });
   const raw = params.single("changes_since") ?? "";
-  let anchor: ChangesAnchor | null = null;
+  let afterVersion = 0;
   if (raw !== "beginning") {
     const payload = openBoundCursor(secret, raw, { kind: "chg", fingerprint: fp, param: "changes_since" });
-    anchor = anchorOf(payload.a);
+    const position = bookmarkPosition(payload);
+    afterVersion =
+      position.kind === "version"
+        ? position.version
+        : await deps.store.changesPositionBefore(scopes, position.emittedAt);
   }
-  const afterVersion = anchor ? await deps.store.changesPosition(scopes, anchor) : 0;
   const result = await deps.store.listChanges(scopes, {
     afterVersion,
     limit: options.limit,
     fields: fieldsParam(params, scopes),
     previewChars: previewCharsParam(params),
   });
-  const last = result.records.at(-1);
-  const nextAnchor: ChangesAnchor | null = last
-    ? {
-        connectionId: last.connectionId,
-        recordId: last.recordId,
-        emittedAt: last.emittedAt,
-        deleted: last.deleted,
-      }
-    : anchor;
   const body: ListEnvelope<WireRecord> = {
     object: "list",
     data: result.records.map((r) => toWireRecord(r, { names: options.names, scopes })),
     has_more: result.hasMore,
     next_cursor: null,
-    next_changes_since: signCursor(secret, {
-      k: "chg",
-      f: fp,
-      a: nextAnchor && [
-        nextAnchor.connectionId,
-        nextAnchor.recordId,
-        nextAnchor.emittedAt,
-        nextAnchor.deleted,
-      ],
-    }),
+    next_changes_since: signCursor(secret, bookmarkPayload(fp, result.lastVersion)),
     meta: { warnings: options.warnings },
   };
   return sendJson(c, body, { records: body.data.length });
-}
-
-/** The anchor a verified bookmark holds (`a`: null from an empty feed, else the 4-tuple). */
-function anchorOf(value: unknown): ChangesAnchor | null {
-  if (value === null) return null;
-  if (!Array.isArray(value) || value.length !== 4) throw malformedCursor("changes_since");
-  const [connectionId, recordId, emittedAt, deleted] = value as unknown[];
-  if (
-    typeof connectionId !== "string" ||
-    typeof recordId !== "string" ||
-    typeof emittedAt !== "string" ||
-    typeof deleted !== "boolean"
-  ) {
-    throw malformedCursor("changes_since");
-  }
-  return { connectionId, recordId, emittedAt, deleted };
 }

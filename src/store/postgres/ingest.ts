@@ -65,6 +65,8 @@ interface Existing {
   rid: string;
   digest: string;
   deleted: boolean;
+  /** The record's time: a tombstone keeps the one of the record it deletes (as on SQLite). */
+  time: string | null;
 }
 
 export async function applyBatch(
@@ -128,7 +130,14 @@ export async function applyBatch(
         }
         result.deleted++;
       }
-      existing.set(op.recordId, { rid: before?.rid ?? "", digest: op.digest, deleted: op.op === "delete" });
+      // A delete keeps the time the record had: stored, or set by an upsert earlier in this batch.
+      const time = op.op === "delete" ? (before?.time ?? null) : op.time;
+      existing.set(op.recordId, {
+        rid: before?.rid ?? "",
+        digest: op.digest,
+        deleted: op.op === "delete",
+        time,
+      });
       // Every change takes the next version (as on SQLite); a record keeps its last one.
       versionSlots++;
       const kind = op.op === "upsert" && live ? "update" : "reset";
@@ -137,7 +146,7 @@ export async function applyBatch(
       list.push({ kind, slot: versionSlots, data: op.op === "upsert" ? op.data : null });
       changes.set(op.recordId, list);
       finalWrites.delete(op.recordId);
-      finalWrites.set(op.recordId, { ...op, slot: versionSlots });
+      finalWrites.set(op.recordId, { ...op, time, slot: versionSlots });
     }
     const oldStates = await loadOldStates(client, [...updatedRids.values()]);
     await writeRecords(client, {
@@ -181,11 +190,13 @@ async function lockExisting(
 ): Promise<Map<string, Existing>> {
   const ids = [...new Set(prepared.map((p) => p.recordId))];
   const { rows } = await client.query<Existing & { record_id: string }>(
-    `SELECT rid, record_id, digest, deleted FROM records
+    `SELECT rid, record_id, digest, deleted, time FROM records
      WHERE connection_id = $1 AND stream = $2 AND record_id = ANY($3::text[]) FOR UPDATE`,
     [target.connectionId, target.stream, ids],
   );
-  return new Map(rows.map((r) => [r.record_id, { rid: r.rid, digest: r.digest, deleted: r.deleted }]));
+  return new Map(
+    rows.map((r) => [r.record_id, { rid: r.rid, digest: r.digest, deleted: r.deleted, time: r.time }]),
+  );
 }
 
 async function writeRecords(
@@ -220,7 +231,7 @@ async function writeRecords(
   });
   const versionOf = (slot: number) => versions[slot - 1];
   const stamped = writes.map((w) => batch.stampsOf(w.recordId, versionOf, emittedAt));
-  // A tombstone keeps its time so a grant's time range still hides it (as on SQLite).
+  // A tombstone keeps its time so a grant's time range still hides it (the replay above set it).
   const { rows } = await client.query<{ rid: string; record_id: string }>(
     `INSERT INTO records (connection_id, stream, record_id, emitted_at, time, version, digest, deleted, payload,
                          stamps, base_version, base_emitted_at)
@@ -230,7 +241,7 @@ async function writeRecords(
        AS t(record_id, time, digest, deleted, payload, version, stamps, base_version, base_emitted_at)
      ON CONFLICT (connection_id, stream, record_id) DO UPDATE SET
        emitted_at = EXCLUDED.emitted_at,
-       time = CASE WHEN EXCLUDED.deleted THEN records.time ELSE EXCLUDED.time END,
+       time = EXCLUDED.time,
        version = EXCLUDED.version, digest = EXCLUDED.digest, deleted = EXCLUDED.deleted,
        payload = EXCLUDED.payload, stamps = EXCLUDED.stamps, base_version = EXCLUDED.base_version,
        base_emitted_at = EXCLUDED.base_emitted_at

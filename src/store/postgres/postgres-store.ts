@@ -13,7 +13,6 @@ import type {
   AggregateQuery,
   AggregateResult,
   BearerLookup,
-  ChangesAnchor,
   ChangesQuery,
   ChangesResult,
   Connection,
@@ -37,7 +36,7 @@ import type {
 import * as admin from "./admin-ops.js";
 import { aggregate } from "./aggregate.js";
 import { BulkAnalyzer } from "./analyze.js";
-import { changesPosition } from "./changes-anchor.js";
+import { changesPositionBefore } from "./changes-anchor.js";
 import { readFieldWindow } from "./field-window.js";
 import { applyBatch } from "./ingest.js";
 import { listRecords } from "./list-records.js";
@@ -149,8 +148,8 @@ class PostgresStore implements Store {
   listChanges(scopes: StreamScope[], query: ChangesQuery): Promise<ChangesResult> {
     return listChanges(this.pool, scopes, query);
   }
-  changesPosition(scopes: StreamScope[], anchor: ChangesAnchor): Promise<number> {
-    return changesPosition(this.pool, scopes, anchor);
+  changesPositionBefore(scopes: StreamScope[], emittedAt: string): Promise<number> {
+    return changesPositionBefore(this.pool, scopes, emittedAt);
   }
   countRecords(scope: StreamScope): Promise<Record<string, number>> {
     return countRecords(this.pool, scope);

@@ -7,7 +7,6 @@ import { AccessLogBuffer } from "../access-log-buffer.js";
 import type {
   AccessLogEntry,
   AggregateQuery,
-  ChangesAnchor,
   ChangesQuery,
   IngestOp,
   IngestResult,
@@ -24,7 +23,7 @@ import type {
 } from "../store.js";
 import { SqliteAdmin } from "./admin.js";
 import { aggregate } from "./aggregate.js";
-import { changesPosition } from "./changes-anchor.js";
+import { changesPositionBefore } from "./changes-anchor.js";
 import { SqliteDb } from "./db.js";
 import { applyPrepared, prepareBatch } from "./ingest.js";
 import { type PreparedOp, streamDefKey } from "./ingest-prepare.js";
@@ -140,8 +139,8 @@ class SqliteStore implements Store {
   async listChanges(scopes: StreamScope[], query: ChangesQuery) {
     return listChanges(this.db, scopes, query);
   }
-  async changesPosition(scopes: StreamScope[], anchor: ChangesAnchor) {
-    return changesPosition(this.db, scopes, anchor);
+  async changesPositionBefore(scopes: StreamScope[], emittedAt: string) {
+    return changesPositionBefore(this.db, scopes, emittedAt);
   }
   async countRecords(scope: StreamScope) {
     return countRecords(this.db, scope);
