@@ -71,11 +71,12 @@ function decodeHead(bytes: Buffer): string {
   return bytes.toString("utf8").replace(/^\ufeff/, "");
 }
 
-async function readFileHead(path: string): Promise<Buffer> {
+/** The first `limit` bytes of a file (default PROBE_BYTES). */
+export async function readFileHead(path: string, limit = PROBE_BYTES): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(PROBE_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, PROBE_BYTES, 0);
+    const buffer = Buffer.alloc(limit);
+    const { bytesRead } = await handle.read(buffer, 0, limit, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

@@ -62,15 +62,39 @@ function describeUnknown(probe: DetectProbe): string {
   if (probe.kind === "zip") return "a zip no importer recognizes";
   const text = probe.headText.trimStart();
   if (text === "") return "an empty file";
-  if (text.startsWith("[") || text.startsWith("{")) return "JSON no importer recognizes";
+  if (looksLikeJson(text)) return "JSON no importer recognizes";
   if (BINARY.test(text.slice(0, 4096))) return "binary content";
   return "plain text no importer recognizes";
+}
+
+/**
+ * JSON's first value, not merely a first `[`: a chat line `[12.3.2022 klo 14.08]` or `[31/12/2023, …]`
+ * starts with a bracket too, but no JSON array holds `12.3.` or `31/`.
+ */
+function looksLikeJson(text: string): boolean {
+  return /^(?:\[\s*(?:[[{"\]]|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*[,\]]|true|false|null)|\{\s*["}])/.test(
+    text,
+  );
+}
+
+/**
+ * The format `path` looks like, when detection names one other than `kind` (a Codex folder given to
+ * claude-code): the hint an import that found nothing of its own format adds. Null when unsure.
+ */
+export async function otherFormat(path: string, kind: string): Promise<string | null> {
+  try {
+    const { format } = await detectFormat(path);
+    return format.name === kind ? null : format.name;
+  } catch {
+    return null;
+  }
 }
 
 /** JSON records or CSV need a manifest: say so instead of guessing one. */
 function genericHint(probe: DetectProbe): string {
   if (probe.kind !== "file") return "";
   const text = probe.headText.trimStart();
+  if (!looksLikeJson(text)) return "";
   if (text.startsWith("[")) return `; for a JSON array of records use pdpp import json ${probe.path} --infer`;
   if (text.startsWith("{")) return `; for JSON lines of records use pdpp import jsonl ${probe.path} --infer`;
   return "";

@@ -10,6 +10,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { OwnerApi } from "./owner-sink.js";
 import type { SessionSummary } from "./session-summary.js";
+import type { ImportRejection } from "./types.js";
 
 export interface FileEntry {
   size: number;
@@ -19,7 +20,13 @@ export interface FileEntry {
   /** Records the file yielded per stream (sessions excluded: they are rebuilt from `sessions`). */
   records: Record<string, number>;
   sessions: SessionSummary[];
+  /** What of the file was rejected when it was read (the first MAX_FILE_REJECTIONS, and the count). */
+  rejected?: number;
+  rejections?: ImportRejection[];
 }
+
+/** Rejections kept per file in the state (the count is always exact). */
+export const MAX_FILE_REJECTIONS = 20;
 
 interface StateDocument {
   /** The reader's format version: a reader that changes its records invalidates older state. */
@@ -94,14 +101,15 @@ async function readState(path: string): Promise<StateDocument | null> {
   }
 }
 
-interface ConnectionRow {
+export interface ConnectionRow {
   connection_id: string;
   connector_key: string;
   display_name: string;
   created_at: string;
 }
 
-async function findConnection(
+/** The connection of (connector, label) as the owner API lists it, or null when there is none yet. */
+export async function findConnection(
   api: OwnerApi,
   connectorKey: string,
   label: string,

@@ -1,83 +1,211 @@
-// The iCalendar importer: an .ics file → `events`, parsed with ical.js one VEVENT at a time (the file is
-// split on its BEGIN/END lines as it streams, so memory holds one event plus the calendar's time zones).
+// The iCalendar importer: an .ics file → `events` (each single event and each occurrence of a recurring
+// one, inside a bounded window) and `series` (each recurring rule). The file streams as unfolded content
+// lines split on BEGIN/END, one VEVENT at a time parsed by ical.js; a calendar's series and their
+// overrides are held until its END:VCALENDAR, then expanded. A re-import removes what the calendar no
+// longer produces (ical-reconcile.ts).
 import { basename } from "node:path";
-import ICAL from "ical.js";
+import { PdppError } from "../core/errors.js";
 import { openCountedInput } from "./file-input.js";
+import { type Component, eventRecord, isRecurring, parseEvent, text } from "./ical-event.js";
+import { contentLines } from "./ical-lines.js";
 import { ICAL_MANIFEST } from "./ical-manifest.js";
+import { loadStored, type StoredCalendar, staleRecords } from "./ical-reconcile.js";
+import { type ExpandWindow, expandSeries, MAX_OCCURRENCES } from "./ical-recur.js";
+import { CalendarContext, zoneNotes } from "./ical-time.js";
+import { addTimezone } from "./ical-zones.js";
 import type { ImportFormat } from "./import-format.js";
-import { textLines } from "./text-lines.js";
 import type { ImportItem, ImportSource } from "./types.js";
-import { checkTimeZone, isKnownTimeZone, machineTimeZone, WallClock, wallIso } from "./wall-time.js";
+import { checkTimeZone, isKnownTimeZone, machineTimeZone } from "./wall-time.js";
 
 export interface IcalOptions {
   /** Zone for floating times and all-day dates (default: the calendar's X-WR-TIMEZONE, else the machine's). */
   timeZone?: string;
+  /** Occurrences of recurring events are stored from this date (YYYY-MM-DD, or 2y/18m/90d ago; default 2y). */
+  expandFrom?: string;
+  /** … until this date (YYYY-MM-DD, or 1y/6m/30d ahead; default 1y). */
+  expandUntil?: string;
+  /** "Today" for the relative defaults (tests). */
+  now?: Date;
 }
-
-type Time = InstanceType<typeof ICAL.Time>;
-type Component = InstanceType<typeof ICAL.Component>;
 
 export async function openIcalSource(path: string, options: IcalOptions = {}): Promise<ImportSource> {
   const forced = options.timeZone === undefined ? undefined : checkTimeZone(options.timeZone);
+  const window = expandWindow(options);
   const input = openCountedInput(path);
+  let stored: StoredCalendar = { events: [], series: [] };
+  const notes: string[] = [];
   return {
     manifest: ICAL_MANIFEST,
-    items: icalItems(input.chunks, { fileName: basename(path), timeZone: forced }),
+    items: icalItems(input.chunks, {
+      fileName: basename(path),
+      timeZone: forced,
+      window,
+      stored: () => stored,
+      notes,
+    }),
     bytesRead: input.bytesRead,
     totalBytes: input.totalBytes,
+    notes: () => notes,
+    // Before reading: what earlier imports into this connection stored, to remove what is gone since.
+    prepare: async (context) => {
+      stored = await loadStored(context.api, {
+        connectorKey: ICAL_MANIFEST.connector_key,
+        connectionLabel: context.connectionLabel,
+      });
+    },
   };
 }
 
-/** Per VCALENDAR: its name, its zone for floating times, its VTIMEZONE definitions. */
-interface CalendarContext {
-  name: string;
-  floating: WallClock;
-  zones: Map<string, InstanceType<typeof ICAL.Timezone>>;
-  clocks: Map<string, WallClock | null>;
+const DAY = 86_400_000;
+
+/** The expansion window from the flags: a date, or a span back (from) or ahead (until) of today. */
+export function expandWindow(options: IcalOptions): ExpandWindow {
+  const today = new Date(options.now ?? Date.now());
+  const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  const at = (value: string, flag: string, sign: 1 | -1): number => {
+    const span = /^(\d{1,3})([ymd])$/.exec(value);
+    if (span) {
+      const n = Number(span[1]) * sign;
+      const d = new Date(midnight);
+      if (span[2] === "y") d.setUTCFullYear(d.getUTCFullYear() + n);
+      else if (span[2] === "m") d.setUTCMonth(d.getUTCMonth() + n);
+      else d.setUTCDate(d.getUTCDate() + n);
+      return d.getTime();
+    }
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+    if (Number.isNaN(date)) {
+      throw new PdppError(
+        "invalid_request",
+        `${flag} ${value} is neither a date (2024-01-31) nor a span (2y, 18m, 90d).`,
+      );
+    }
+    return date;
+  };
+  const from = at(options.expandFrom ?? "2y", "--expand-from", -1);
+  const until = at(options.expandUntil ?? "1y", "--expand-until", 1) + DAY;
+  if (from >= until) {
+    throw new PdppError("invalid_request", "--expand-from must be before --expand-until.");
+  }
+  return { from, until };
+}
+
+interface Held {
+  component: Component;
+  position: string;
 }
 
 export async function* icalItems(
   chunks: AsyncIterable<Buffer>,
-  options: { fileName: string; timeZone?: string },
+  options: {
+    fileName: string;
+    timeZone?: string;
+    window: ExpandWindow;
+    stored?: () => StoredCalendar;
+    notes?: string[];
+  },
 ): AsyncGenerator<ImportItem> {
-  const newCalendar = (): CalendarContext => ({
-    name: options.fileName.replace(/\.ics$/i, ""),
-    floating: new WallClock(options.timeZone ?? machineTimeZone()),
-    zones: new Map(),
-    clocks: new Map(),
-  });
+  const newCalendar = () =>
+    new CalendarContext(options.fileName.replace(/\.ics$/i, ""), options.timeZone ?? machineTimeZone());
   let calendar = newCalendar();
+  const calendars: CalendarContext[] = [];
   const stack: string[] = [];
   let block: string[] | null = null; // lines of the VEVENT or VTIMEZONE being collected
   let blockLine = 0;
   let eventIndex = 0;
   let sawCalendar = false;
-  let lastProp: string | null = null; // an unfolded calendar-level property, for X-WR-*
+  const masters = new Map<string, Held>();
+  const overrides = new Map<string, Held[]>();
+  const written = { events: new Set<string>(), recurring: new Set<string>(), single: new Set<string>() };
+  const tally = { series: 0, occurrences: 0, truncated: 0 };
 
-  const calendarProp = (prop: string) => {
-    const m = /^(X-WR-CALNAME|X-WR-TIMEZONE)(?:;[^:]*)?:(.*)$/i.exec(prop);
-    if (!m) return;
-    const value = m[2]!.trim();
-    if (m[1]!.toUpperCase() === "X-WR-CALNAME" && value) calendar.name = value;
-    else if (!options.timeZone && isKnownTimeZone(value)) calendar.floating = new WallClock(value);
-  };
+  function* flushSeries(): Generator<ImportItem> {
+    for (const uid of new Set([...masters.keys(), ...overrides.keys()])) {
+      const master = masters.get(uid);
+      yield* seriesItems(uid, master, overrides.get(uid) ?? []);
+    }
+    masters.clear();
+    overrides.clear();
+  }
 
-  for await (const { text: raw, line } of textLines(chunks)) {
-    const text = raw.replace(/\r$/, "");
-    const folded = text.startsWith(" ") || text.startsWith("\t");
-    const marker = folded ? null : /^(BEGIN|END):(\S+)\s*$/i.exec(text);
-    if (stack.length === 1 && block === null) {
-      if (folded && lastProp !== null) lastProp += text.slice(1);
-      else {
-        if (lastProp !== null) calendarProp(lastProp);
-        lastProp = marker ? null : text;
+  function* seriesItems(uid: string, master: Held | undefined, moved: Held[]): Generator<ImportItem> {
+    const overridden = new Set<string>();
+    let rrule: unknown = null;
+    if (master) {
+      try {
+        rrule = eventRecord(master.component, calendar).rrule;
+      } catch {
+        // reported below, where the master itself is read
       }
     }
-    if (block) block.push(text);
+    for (const held of moved) {
+      try {
+        const data: Record<string, unknown> = { ...eventRecord(held.component, calendar), rrule };
+        overridden.add(data.event_id as string);
+        written.events.add(data.event_id as string);
+        yield { stream: "events", position: held.position, data };
+      } catch (error) {
+        yield { error: (error as Error).message, position: held.position };
+      }
+    }
+    if (!master) return;
+    try {
+      const base = eventRecord(master.component, calendar);
+      const expansion = expandSeries(master.component, base, {
+        calendar,
+        window: options.window,
+        overridden,
+      });
+      written.recurring.add(uid);
+      tally.series++;
+      tally.occurrences += expansion.series.occurrence_count as number;
+      if (expansion.truncated) tally.truncated++;
+      yield { stream: "series", position: master.position, data: expansion.series };
+      for (const data of expansion.occurrences) {
+        written.events.add(data.event_id as string);
+        yield { stream: "events", position: `${master.position} occurrence ${data.recurrence_id}`, data };
+      }
+    } catch (error) {
+      yield { error: (error as Error).message, position: master.position };
+    }
+  }
+
+  function* endEvent(lines: string[], position: string): Generator<ImportItem> {
+    let component: Component;
+    try {
+      component = parseEvent(lines);
+    } catch (error) {
+      yield { error: (error as Error).message, position };
+      return;
+    }
+    const uid = text(component, "uid");
+    if (!uid) {
+      yield { error: "VEVENT has no UID", position };
+      return;
+    }
+    if (component.hasProperty("recurrence-id")) {
+      overrides.set(uid, [...(overrides.get(uid) ?? []), { component, position }]);
+    } else if (isRecurring(component)) {
+      masters.set(uid, { component, position });
+    } else {
+      try {
+        const data = eventRecord(component, calendar);
+        written.single.add(uid);
+        written.events.add(data.event_id as string);
+        yield { stream: "events", position, data };
+      } catch (error) {
+        yield { error: (error as Error).message, position };
+      }
+    }
+  }
+
+  for await (const { text: line, line: number } of contentLines(chunks)) {
+    const marker = /^(BEGIN|END):(\S+)\s*$/i.exec(line);
+    if (block) block.push(line);
+    else if (stack.length === 1 && !marker) calendarProperty(line, calendar, options.timeZone);
     if (!marker) {
-      if (stack.length === 0 && text.trim() !== "" && !sawCalendar) {
+      if (stack.length === 0 && line.trim() !== "" && !sawCalendar) {
         sawCalendar = true; // report once: a file that is not iCalendar would reject every line
-        yield { error: "text outside BEGIN:VCALENDAR … END:VCALENDAR", position: `line ${line}` };
+        yield { error: "text outside BEGIN:VCALENDAR … END:VCALENDAR", position: `line ${number}` };
       }
       continue;
     }
@@ -85,205 +213,93 @@ export async function* icalItems(
     if (marker[1]!.toUpperCase() === "BEGIN") {
       if (name === "VCALENDAR" && stack.length === 0) {
         calendar = newCalendar();
+        calendars.push(calendar);
         sawCalendar = true;
       }
       stack.push(name);
       if (stack.length === 2 && (name === "VEVENT" || name === "VTIMEZONE")) {
-        block = [text];
-        blockLine = line;
+        block = [line];
+        blockLine = number;
       }
       continue;
     }
     // END: pop to the matching BEGIN (tolerating a missing END of an inner component).
     const at = stack.lastIndexOf(name);
     if (at < 0) {
-      yield { error: `END:${name} without BEGIN:${name}`, position: `line ${line}` };
+      yield { error: `END:${name} without BEGIN:${name}`, position: `line ${number}` };
       continue;
     }
     stack.length = at;
+    if (stack.length === 0) yield* flushSeries();
     if (stack.length === 1 && block) {
       const lines = block;
       block = null;
-      if (name === "VTIMEZONE") {
-        addTimezone(lines, calendar);
-        continue;
-      }
-      eventIndex++;
-      const position = `event ${eventIndex} (line ${blockLine})`;
-      try {
-        yield { stream: "events", position, data: eventRecord(lines, calendar) };
-      } catch (error) {
-        yield { error: (error as Error).message, position };
-      }
+      if (name === "VTIMEZONE") addTimezone(lines, calendar);
+      else yield* endEvent(lines, `event ${++eventIndex} (line ${blockLine})`);
     }
   }
   if (stack.length > 0) {
     yield { error: `the file ends inside ${stack.at(-1)} (truncated?)`, position: `line ${blockLine}` };
   }
+  yield* flushSeries();
+  const stale = staleRecords(options.stored?.() ?? { events: [], series: [] }, written, options.window);
+  for (const id of stale.events)
+    yield { stream: "events", op: "delete", position: `stored event ${id}`, data: { event_id: id } };
+  for (const id of stale.series)
+    yield { stream: "series", op: "delete", position: `stored series ${id}`, data: { series_id: id } };
+  options.notes?.push(...summaryNotes(calendars, tally, options.window));
 }
 
-function addTimezone(lines: string[], calendar: CalendarContext): void {
-  try {
-    const component = new ICAL.Component(ICAL.parse(lines.join("\r\n")) as unknown[]);
-    const tzid = String(component.getFirstPropertyValue("tzid") ?? "");
-    if (tzid) calendar.zones.set(tzid, new ICAL.Timezone({ component, tzid }));
-  } catch {
-    // A broken VTIMEZONE only matters to events that use it: they fall back to Intl or floating time.
+/** X-WR-CALNAME names the calendar; X-WR-TIMEZONE is its zone for floating times (unless --time-zone). */
+function calendarProperty(line: string, calendar: CalendarContext, forced: string | undefined): void {
+  const m = /^(X-WR-CALNAME|X-WR-TIMEZONE)(?:;[^:]*)?:(.*)$/i.exec(line);
+  if (!m) return;
+  const value = m[2]!.trim();
+  if (m[1]!.toUpperCase() === "X-WR-CALNAME") {
+    if (value) calendar.name = value;
+  } else if (!forced && isKnownTimeZone(value)) {
+    calendar.floating = new CalendarContext(calendar.name, value).floating;
   }
 }
 
-function eventRecord(lines: string[], calendar: CalendarContext): Record<string, unknown> {
-  let component: Component;
-  try {
-    component = new ICAL.Component(ICAL.parse(lines.join("\r\n")) as unknown[]);
-  } catch (error) {
-    throw new Error(`unparseable VEVENT: ${(error as Error).message}`);
+function summaryNotes(
+  calendars: CalendarContext[],
+  tally: { series: number; occurrences: number; truncated: number },
+  window: ExpandWindow,
+): string[] {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const notes: string[] = [];
+  if (tally.series > 0) {
+    notes.push(
+      `recurring events: ${tally.series} series stored as ${tally.occurrences} occurrences from ${day(window.from)} to ${day(window.until - DAY)} (--expand-from, --expand-until)`,
+    );
   }
-  const uid = text(component, "uid");
-  if (!uid) throw new Error("VEVENT has no UID");
-  const startProp = component.getFirstProperty("dtstart");
-  const startTime = startProp?.getFirstValue() as Time | null | undefined;
-  if (!startProp || !startTime || typeof startTime !== "object" || !("isDate" in startTime)) {
-    throw new Error(`VEVENT ${uid} has no DTSTART`);
+  if (tally.truncated > 0) {
+    notes.push(
+      `${tally.truncated} series hold more than ${MAX_OCCURRENCES} occurrences in that span: the first ${MAX_OCCURRENCES} of each are stored`,
+    );
   }
-  const start = instant(startTime, tzidOf(startProp), calendar);
-  let end: string | null = null;
-  const endProp = component.getFirstProperty("dtend");
-  const endTime = endProp?.getFirstValue() as Time | null | undefined;
-  if (endProp && endTime) end = instant(endTime, tzidOf(endProp), calendar).iso;
-  else {
-    const duration = component.getFirstPropertyValue("duration") as InstanceType<typeof ICAL.Duration> | null;
-    if (duration) {
-      const finish = startTime.clone();
-      finish.addDuration(duration);
-      end = instant(finish, tzidOf(startProp), calendar).iso;
-    }
-  }
-  const recurrenceProp = component.getFirstProperty("recurrence-id");
-  const recurrenceTime = recurrenceProp?.getFirstValue() as Time | null | undefined;
-  const recurrenceId =
-    recurrenceProp && recurrenceTime ? instant(recurrenceTime, tzidOf(recurrenceProp), calendar).iso : null;
-  const rrule = component.getFirstPropertyValue("rrule");
-  const attendees = component.getAllProperties("attendee").map((p) => ({
-    email: mailto(String(p.getFirstValue() ?? "")),
-    name: param(p, "cn"),
-    role: param(p, "role"),
-    status: param(p, "partstat"),
-  }));
-  const organizerProp = component.getFirstProperty("organizer");
-  const exdates = component
-    .getAllProperties("exdate")
-    .flatMap((p) => (p.getValues() as Time[]).map((t) => instant(t, tzidOf(p), calendar).iso));
-  const categories = component.getAllProperties("categories").flatMap((p) => p.getValues().map(String));
-  const sequenceValue = component.getFirstPropertyValue("sequence");
-  const sequence = sequenceValue === null ? null : Number(sequenceValue);
-  return {
-    event_id: recurrenceId ? `${uid}#${recurrenceId}` : uid,
-    uid,
-    recurrence_id: recurrenceId,
-    calendar: calendar.name,
-    summary: text(component, "summary"),
-    description: text(component, "description"),
-    location: text(component, "location"),
-    status: text(component, "status")?.toUpperCase() ?? null,
-    start: start.iso,
-    end,
-    all_day: startTime.isDate,
-    start_local: start.local,
-    time_zone: start.zone,
-    rrule: rrule ? String(rrule) : null,
-    exdates: exdates.length > 0 ? exdates : null,
-    organizer: organizerProp ? mailto(String(organizerProp.getFirstValue() ?? "")) : null,
-    organizer_name: organizerProp ? param(organizerProp, "cn") : null,
-    attendees: attendees.length > 0 ? attendees : null,
-    attendee_count: attendees.length,
-    categories: categories.length > 0 ? categories : null,
-    url: text(component, "url"),
-    sequence: Number.isInteger(sequence) ? sequence : null,
-    created: stamp(component, "created", calendar),
-    last_modified: stamp(component, "last-modified", calendar) ?? stamp(component, "dtstamp", calendar),
-  };
-}
-
-/** A date or date-time as a UTC instant, what the file wrote, and the zone it was read in. */
-function instant(
-  time: Time,
-  tzid: string | null,
-  calendar: CalendarContext,
-): { iso: string; local: string; zone: string } {
-  const wall = {
-    year: time.year,
-    month: time.month,
-    day: time.day,
-    hour: time.hour,
-    minute: time.minute,
-    second: time.second,
-  };
-  const local = time.isDate ? wallIso(wall).slice(0, 10) : wallIso(wall);
-  if (time.isDate) {
-    return { iso: calendar.floating.toIso(wall), local, zone: `floating:${calendar.floating.zone}` };
-  }
-  if (time.zone?.tzid === "UTC" || tzid?.toUpperCase() === "UTC") {
-    return {
-      iso: new Date(
-        Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second),
-      ).toISOString(),
-      local,
-      zone: "UTC",
-    };
-  }
-  if (tzid) {
-    const defined = calendar.zones.get(tzid);
-    if (defined) {
-      const zoned = ICAL.Time.fromData({ ...wall, isDate: false }, defined);
-      return { iso: new Date(zoned.toUnixTime() * 1000).toISOString(), local, zone: tzid };
-    }
-    // Intl validates a zone name slowly: remember each TZID's clock, or that Intl does not know it.
-    let clock = calendar.clocks.get(tzid);
-    if (clock === undefined) {
-      clock = isKnownTimeZone(tzid) ? new WallClock(tzid) : null;
-      calendar.clocks.set(tzid, clock);
-    }
-    if (clock) return { iso: clock.toIso(wall), local, zone: tzid };
-  }
-  return { iso: calendar.floating.toIso(wall), local, zone: `floating:${calendar.floating.zone}` };
-}
-
-function tzidOf(prop: InstanceType<typeof ICAL.Property>): string | null {
-  const tzid = prop.getParameter("tzid");
-  return typeof tzid === "string" && tzid !== "" ? tzid : null;
-}
-
-function text(component: Component, name: string): string | null {
-  const value = component.getFirstPropertyValue(name);
-  return value === null || value === undefined || value === "" ? null : String(value);
-}
-
-function param(prop: InstanceType<typeof ICAL.Property>, name: string): string | null {
-  const value = prop.getParameter(name);
-  return typeof value === "string" && value !== "" ? value : null;
-}
-
-function mailto(value: string): string {
-  return value.replace(/^mailto:/i, "");
-}
-
-function stamp(component: Component, name: string, calendar: CalendarContext): string | null {
-  const prop = component.getFirstProperty(name);
-  const time = prop?.getFirstValue() as Time | null | undefined;
-  return prop && time && typeof time === "object" && "isDate" in time
-    ? instant(time, tzidOf(prop), calendar).iso
-    : null;
+  return [...notes, ...new Set(calendars.flatMap(zoneNotes))];
 }
 
 export const ICAL_FORMAT: ImportFormat = {
   name: "ical",
-  description: "import an iCalendar file (.ics: Google, Apple or Outlook calendar export) into `events`",
+  description:
+    "import an iCalendar file (.ics: Google, Apple or Outlook calendar export) into `events` (recurring ones as their occurrences) and `series`",
   flags: [
     {
       flags: "--time-zone <zone>",
       description:
         "IANA zone for floating times and all-day dates (default: the calendar's X-WR-TIMEZONE, else this machine's zone)",
+    },
+    {
+      flags: "--expand-from <date>",
+      description:
+        "store occurrences of recurring events from this date: 2023-01-01, or a span back such as 5y (default: 2y)",
+    },
+    {
+      flags: "--expand-until <date>",
+      description: "… until this date: 2026-12-31, or a span ahead such as 6m (default: 1y)",
     },
   ],
   open: (path, options) => openIcalSource(path, options.flags as IcalOptions),

@@ -98,7 +98,7 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
   const connectionRemoved = stored === 0 && (written === null || !before.has(written.connectionId));
   if (connectionRemoved && written) await deleteConnection(api, written.connectionId);
   // Only now, with every batch committed, may the files read be remembered as read.
-  if (!connectionRemoved) await source.commit?.();
+  if (!connectionRemoved) await source.commit?.(ran.rejections);
   return {
     ...summary,
     connectionId: written?.connectionId ?? files?.connectionId ?? null,

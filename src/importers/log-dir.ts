@@ -7,10 +7,18 @@ import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { PdppError } from "../core/errors.js";
 import type { Manifest } from "../core/manifest.js";
-import { type FileEntry, type FileStateHandle, openFileState } from "./file-state.js";
+import { type FileEntry, type FileStateHandle, MAX_FILE_REJECTIONS, openFileState } from "./file-state.js";
 import { jsonlRecords } from "./jsonl.js";
+import { MAX_REPORTED_REJECTIONS } from "./run-import.js";
 import { mergeSession, type SessionSummary, sessionRecord } from "./session-summary.js";
-import type { ImportItem, ImportSource, ImportSummary, IncrementalContext, SkippedReport } from "./types.js";
+import type {
+  ImportItem,
+  ImportRejection,
+  ImportSource,
+  ImportSummary,
+  IncrementalContext,
+  SkippedReport,
+} from "./types.js";
 
 /** One JSON object of a log line (or the line's parse error) with its `file:line` position. */
 export type LogLine =
@@ -68,7 +76,16 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
   const sizes = await Promise.all(files.map((f) => stat(f.path)));
   let state: FileStateHandle | null = null;
   const next = new Map<string, FileEntry>();
-  const skipped: SkippedReport = { files: 0, filesRead: 0, records: {}, connectionId: null };
+  const skipped: SkippedReport = {
+    files: 0,
+    filesRead: 0,
+    rejected: 0,
+    rejections: [],
+    records: {},
+    connectionId: null,
+  };
+  /** Files read this run, by their relative path (what positions start with). */
+  const readNow = new Map<string, string>();
   let bytesRead = 0;
 
   async function* items(): AsyncGenerator<ImportItem> {
@@ -91,6 +108,8 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
         next.set(file.path, { ...previous, mtimeMs });
         mergeInto(previous.sessions);
         skipped.files++;
+        skipped.rejected += previous.rejected ?? 0;
+        skipped.rejections.push(...(previous.rejections ?? []));
         for (const [stream, n] of Object.entries(previous.records)) {
           skipped.records[stream] = (skipped.records[stream] ?? 0) + n;
         }
@@ -117,6 +136,7 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
         if ("stream" in item) records[item.stream] = (records[item.stream] ?? 0) + 1;
         yield item;
       }
+      readNow.set(file.relative, file.path);
       next.set(file.path, {
         size: hashed,
         mtimeMs,
@@ -154,7 +174,18 @@ export async function openLogDirSource(dir: string, format: LogFormat): Promise<
       const listed = new Set(files.map((f) => f.path));
       for (const [path, entry] of state.files) if (!listed.has(path)) next.set(path, entry);
     },
-    async commit() {
+    async commit(rejections: readonly ImportRejection[]) {
+      // Each rejection of this run belongs to the file its position names (`file:line`): kept with the
+      // file's state, so a later run that skips the unchanged file still reports it.
+      for (const rejection of rejections) {
+        const at = rejection.position.lastIndexOf(":");
+        const path = at > 0 ? readNow.get(rejection.position.slice(0, at)) : undefined;
+        const entry = path === undefined ? undefined : next.get(path);
+        if (!entry) continue;
+        entry.rejected = (entry.rejected ?? 0) + 1;
+        entry.rejections ??= [];
+        if (entry.rejections.length < MAX_FILE_REJECTIONS) entry.rejections.push(rejection);
+      }
       await state?.save(next);
     },
     skipped: () => skipped,
@@ -184,5 +215,12 @@ export function withSkipped(summary: ImportSummary, skipped: SkippedReport): Imp
     perStream[stream] = { ...counts, unchanged: counts.unchanged + n };
     total += n;
   }
-  return { ...summary, perStream, read: summary.read + total, unchanged: summary.unchanged + total };
+  return {
+    ...summary,
+    perStream,
+    read: summary.read + total,
+    unchanged: summary.unchanged + total,
+    rejected: summary.rejected + skipped.rejected,
+    rejections: [...skipped.rejections, ...summary.rejections].slice(0, MAX_REPORTED_REJECTIONS),
+  };
 }

@@ -39,10 +39,13 @@ export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 /** `{"op":"upsert","data":` + `}` + the newline: what the NDJSON line adds to a record's JSON. */
 const UPSERT_LINE_OVERHEAD = 24;
 
+type Op = "upsert" | "delete";
+
 interface IngestAnswer {
   added: number;
   updated: number;
   unchanged: number;
+  deleted: number;
   rejected: { line: number; reason: string }[];
 }
 
@@ -65,24 +68,26 @@ export async function openOwnerSink(
     stream: string,
     lines: string[],
     prepared: (PreparedRecord | undefined)[],
+    ops: Op[],
   ): Promise<SinkBatchResult> => {
     if (api.ingestPrepared) {
       const done = ingestPrepared(api.ingestPrepared, { connectionId, stream, prepared });
       if (done) return done;
     }
-    if (api.ingest) return ingestDirect(api.ingest, { connectionId, stream, lines });
+    if (api.ingest) return ingestDirect(api.ingest, { connectionId, stream, lines, ops });
     const path = `/v1/owner/connections/${connectionId}/streams/${encodeURIComponent(stream)}/records`;
     const answer = (await call(
       api,
       "POST",
       path,
-      lines.map((json) => `{"op":"upsert","data":${json}}\n`).join(""),
+      lines.map((json, i) => `{"op":"${ops[i]}","data":${json}}\n`).join(""),
       "application/x-ndjson",
     )) as IngestAnswer;
     return {
       added: answer.added,
       updated: answer.updated,
       unchanged: answer.unchanged,
+      deleted: answer.deleted,
       rejected: answer.rejected.map((r) => ({ index: r.line - 1, reason: r.reason })),
     };
   };
@@ -91,21 +96,24 @@ export async function openOwnerSink(
     connectionId,
     connectorKey: options.manifest.connector_key,
     async write(stream, records) {
-      const total: SinkBatchResult = { added: 0, updated: 0, unchanged: 0, rejected: [] };
+      const total: SinkBatchResult = { added: 0, updated: 0, unchanged: 0, deleted: 0, rejected: [] };
       let lines: string[] = [];
       let prepared: (PreparedRecord | undefined)[] = [];
+      let ops: Op[] = [];
       let bytes = 0;
       let first = 0; // index in `records` of lines[0]
       const flush = async () => {
         if (lines.length === 0) return;
-        const part = await post(stream, lines, prepared);
+        const part = await post(stream, lines, prepared, ops);
         total.added += part.added;
         total.updated += part.updated;
         total.unchanged += part.unchanged;
+        total.deleted = (total.deleted ?? 0) + (part.deleted ?? 0);
         for (const r of part.rejected) total.rejected.push({ index: r.index + first, reason: r.reason });
         first += lines.length;
         lines = [];
         prepared = [];
+        ops = [];
         bytes = 0;
       };
       for (const data of records) {
@@ -125,6 +133,7 @@ export async function openOwnerSink(
         if (bytes + size > MAX_REQUEST_BYTES) await flush();
         lines.push(json);
         prepared.push(data instanceof SerializedRecord ? data.prepared : undefined);
+        ops.push(data instanceof SerializedRecord ? data.op : "upsert");
         bytes += size;
       }
       await flush();
@@ -140,7 +149,7 @@ export async function openOwnerSink(
  */
 async function ingestDirect(
   ingest: NonNullable<OwnerApi["ingest"]>,
-  batch: { connectionId: string; stream: string; lines: string[] },
+  batch: { connectionId: string; stream: string; lines: string[]; ops: Op[] },
 ): Promise<SinkBatchResult> {
   const ops: IngestOp[] = [];
   const indexOf: number[] = [];
@@ -157,7 +166,7 @@ async function ingestDirect(
       rejected.push({ index, reason: "data must be a JSON object" });
       return;
     }
-    ops.push({ op: "upsert", data: data as Record<string, unknown> });
+    ops.push({ op: batch.ops[index] ?? "upsert", data: data as Record<string, unknown> });
     indexOf.push(index);
   });
   const result =
@@ -166,7 +175,13 @@ async function ingestDirect(
       : { added: 0, updated: 0, unchanged: 0, deleted: 0, rejected: [] };
   for (const r of result.rejected) rejected.push({ index: indexOf[r.index]!, reason: r.reason });
   rejected.sort((a, b) => a.index - b.index);
-  return { added: result.added, updated: result.updated, unchanged: result.unchanged, rejected };
+  return {
+    added: result.added,
+    updated: result.updated,
+    unchanged: result.unchanged,
+    deleted: result.deleted,
+    rejected,
+  };
 }
 
 /**

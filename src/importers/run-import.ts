@@ -70,9 +70,17 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
     const result = await options.sink.write(stream, batch.records);
     batches++;
     const counts = perStream[stream]!;
+    // The store counts a delete of an absent record as unchanged: it is no record of the import's.
+    const deletes = batch.records.filter((r) => r instanceof SerializedRecord && r.op === "delete").length;
+    const deleted = result.deleted ?? 0;
+    const ran = { ...result, unchanged: result.unchanged - (deletes - deleted) };
     for (const key of ["added", "updated", "unchanged"] as const) {
-      counts[key] += result[key];
-      totals[key] += result[key];
+      counts[key] += ran[key];
+      totals[key] += ran[key];
+    }
+    if (deleted > 0) {
+      counts.deleted = (counts.deleted ?? 0) + deleted;
+      totals.deleted = (totals.deleted ?? 0) + deleted;
     }
     for (const r of result.rejected) {
       reject(
@@ -92,7 +100,8 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
       progress();
       continue;
     }
-    read++;
+    const isDelete = "op" in item && item.op === "delete";
+    if (!isDelete) read++;
     perStream[item.stream] ??= zeroCounts();
     let batch = pending.get(item.stream);
     if (!batch) {
@@ -102,7 +111,9 @@ export async function runImport(options: RunImportOptions): Promise<ImportSummar
     // Held as JSON text (the sink writes JSON anyway): compact while the batch fills, and its size is
     // known, so a batch of big records closes early.
     const json = "json" in item ? item.json : JSON.stringify(item.data);
-    batch.records.push(new SerializedRecord(json, "json" in item ? item.prepared : undefined));
+    batch.records.push(
+      new SerializedRecord(json, "json" in item ? item.prepared : undefined, isDelete ? "delete" : "upsert"),
+    );
     batch.chars += json.length;
     batch.positions.push(item.position ?? `${item.stream} record ${read}`);
     if (batch.records.length >= batchSize || batch.chars >= batchChars) await flush(item.stream);

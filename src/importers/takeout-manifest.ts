@@ -4,9 +4,9 @@ import type { Manifest } from "../core/manifest.js";
 export const TAKEOUT_MANIFEST: Manifest = {
   connector_key: "google-takeout",
   display_name: "Google Takeout",
-  version: "1",
+  version: "2",
   description:
-    "My Activity (every product exported as JSON) and Chrome browser history from a Google Takeout.",
+    "My Activity (every product exported as JSON, YouTube watch and search history included) and Chrome browser history from a Google Takeout in any language.",
   streams: [
     {
       name: "activity",
@@ -19,10 +19,20 @@ export const TAKEOUT_MANIFEST: Manifest = {
         type: "object",
         properties: {
           activity_id: { type: "string", description: "Digest of product, header, title, URL and time." },
-          product: { type: "string", description: "The My Activity folder: Search, YouTube, Maps, …" },
+          product: {
+            type: "string",
+            description:
+              "Search, YouTube, Maps, …: the My Activity folder, else the item's first product (as the account's language writes it).",
+          },
           header: { type: "string" },
           title: { type: "string" },
           title_url: { type: "string" },
+          domain: { type: "string", description: "Host of title_url, in Unicode (straße.example)." },
+          action: {
+            type: "string",
+            description:
+              "watched (a YouTube video) or searched (YouTube or Google), from title_url; null otherwise.",
+          },
           time: { type: "string", format: "date-time" },
           products: { type: "array", items: { type: "string" } },
           subtitles: { type: "array", items: { type: "object" }, description: "{name, url} items." },
@@ -36,10 +46,10 @@ export const TAKEOUT_MANIFEST: Manifest = {
       text_fields: ["description"],
       query: {
         search: ["title", "header", "description"],
-        exact_filters: ["product", "header"],
+        exact_filters: ["product", "header", "action", "domain"],
         range_filters: { time: ["gte", "gt", "lte", "lt"] },
         aggregations: {
-          group_by: ["product", "header"],
+          group_by: ["product", "header", "action", "domain"],
           group_by_time: ["time"],
           min: ["time"],
           max: ["time"],
@@ -60,7 +70,7 @@ export const TAKEOUT_MANIFEST: Manifest = {
           visit_id: { type: "string", description: "Digest of URL, time_usec and client_id." },
           title: { type: "string" },
           url: { type: "string" },
-          domain: { type: "string", description: "Host name of the URL." },
+          domain: { type: "string", description: "Host of the URL, in Unicode (straße.example)." },
           visited_at: { type: "string", format: "date-time" },
           page_transition: { type: "string", description: "LINK, TYPED, RELOAD, … as Chrome recorded it." },
           client_id: { type: "string", description: "The Chrome install that synced the visit." },

@@ -1,31 +1,27 @@
-// The Google Takeout importer: a Takeout zip or its extracted folder. Every `My Activity/<Product>/
-// MyActivity.json` → `activity`, Chrome's `BrowserHistory.json` → `browser_history`, each member streamed
-// element by element; every other part is named in the summary as skipped.
-import { createHash } from "node:crypto";
+// The Google Takeout importer: a Takeout zip or its extracted folder. Every My Activity file (any product,
+// in any language, wherever it lies: YouTube's watch and search history too) → `activity`, Chrome's
+// history → `browser_history`, each streamed element by element; the summary names what was read and
+// what was skipped. Which files are which: takeout-parts.ts.
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { PdppError } from "../core/errors.js";
-import { listFolder } from "./detect-probe.js";
+import { listFolder, readFileHead } from "./detect-probe.js";
 import { countChunks, openCountedInput } from "./file-input.js";
 import type { ImportFormat } from "./import-format.js";
 import { streamJsonArray } from "./json-array-stream.js";
 import { TAKEOUT_MANIFEST } from "./takeout-manifest.js";
+import {
+  classify,
+  isKnownTakeoutPart,
+  type Member,
+  type Part,
+  SNIFF_BYTES,
+  sniff,
+  worthSniffing,
+} from "./takeout-parts.js";
+import { activityRecord, visitRecord } from "./takeout-records.js";
 import type { ImportItem, ImportSource } from "./types.js";
-import { isZipFile, listZip, openZipMember } from "./zip-file.js";
-
-const ACTIVITY = /(?:^|\/)My Activity\/([^/]+)\/MyActivity\.json$/;
-const BROWSER = /(?:^|\/)Chrome\/(?:BrowserHistory|History)\.json$/;
-
-interface Member {
-  name: string;
-  size: number;
-}
-
-interface Part {
-  member: Member;
-  stream: "activity" | "browser_history";
-  product: string;
-}
+import { isZipFile, listZip, openZipMember, readZipHeads } from "./zip-file.js";
 
 export async function openTakeoutSource(path: string): Promise<ImportSource> {
   let isDirectory: boolean;
@@ -36,23 +32,31 @@ export async function openTakeoutSource(path: string): Promise<ImportSource> {
   }
   let members: Member[];
   let open: (name: string) => Promise<AsyncIterable<Buffer>>;
+  let heads: (wanted: Set<string>) => Promise<Map<string, Buffer>>;
   if (isDirectory) {
     const names = await listFolder(path);
     members = await Promise.all(
       names.map(async (name) => ({ name, size: (await stat(join(path, name))).size })),
     );
     open = async (name) => openCountedInput(join(path, name)).chunks;
+    heads = async (wanted) =>
+      new Map(
+        await Promise.all(
+          [...wanted].map(async (n) => [n, await readFileHead(join(path, n), SNIFF_BYTES)] as const),
+        ),
+      );
   } else if (await isZipFile(path)) {
     members = (await listZip(path)).map((m) => ({ name: m.name, size: m.uncompressedSize }));
     open = async (name) => (await openZipMember(path, name)) as AsyncIterable<Buffer>;
+    heads = (wanted) => readZipHeads(path, (name) => wanted.has(name), SNIFF_BYTES);
   } else {
     throw new PdppError("invalid_request", `${path} is neither a Takeout zip nor a Takeout folder.`);
   }
-  const { parts, skipped } = classify(members);
+  const { parts, skipped, read } = classify(members, await sniffAll(members, heads));
   if (parts.length === 0) {
     throw new PdppError(
       "invalid_request",
-      `no My Activity JSON or Chrome BrowserHistory.json in ${path} (found: ${skipped.join(", ") || "nothing"}); in Takeout choose My Activity in JSON format, or Chrome.`,
+      `no My Activity JSON or Chrome history in ${path} (found: ${skipped.join(", ") || "nothing"}); in Takeout choose My Activity (or YouTube history) in JSON format, or Chrome.`,
     );
   }
   let done = 0;
@@ -71,45 +75,28 @@ export async function openTakeoutSource(path: string): Promise<ImportSource> {
     items: items(),
     bytesRead: () => done + current.bytesRead(),
     totalBytes: parts.reduce((sum, p) => sum + p.member.size, 0),
-    notes: () =>
-      skipped.length > 0
+    notes: () => [
+      `read: ${read.join(", ")}`,
+      ...(skipped.length > 0
         ? [`skipped parts of the Takeout (no importer for them): ${skipped.join(", ")}`]
-        : [],
+        : []),
+    ],
   };
 }
 
-/** The parts this importer reads, and a name for every other part (a product folder, or HTML activity). */
-export function classify(members: Member[]): { parts: Part[]; skipped: string[] } {
-  const parts: Part[] = [];
-  const skipped = new Map<string, number>();
-  for (const member of members) {
-    const activity = ACTIVITY.exec(member.name);
-    if (activity) {
-      parts.push({ member, stream: "activity", product: activity[1]! });
-      continue;
-    }
-    if (BROWSER.test(member.name)) {
-      parts.push({ member, stream: "browser_history", product: "Chrome" });
-      continue;
-    }
-    const segments = member.name.replace(/^Takeout\//, "").split("/");
-    const label =
-      segments[0] === "My Activity" && segments.length > 2
-        ? `My Activity/${segments[1]} (${segments.at(-1)!.endsWith(".html") ? "HTML: export it as JSON" : "not MyActivity.json"})`
-        : segments[0]!;
-    skipped.set(label, (skipped.get(label) ?? 0) + 1);
-  }
-  return {
-    parts,
-    // Sorted, so a zip (archive order) and its extracted folder (listed sorted) say the same.
-    skipped: [...skipped]
-      .sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
-      .map(([label, n]) => `${label} (${n} ${n === 1 ? "file" : "files"})`),
-  };
+/** What each JSON file that is worth a look holds, from its first bytes. */
+async function sniffAll(
+  members: Member[],
+  heads: (wanted: Set<string>) => Promise<Map<string, Buffer>>,
+): Promise<Map<string, Part["stream"] | null>> {
+  const wanted = new Set(members.filter(worthSniffing).map((m) => m.name));
+  const found = wanted.size > 0 ? await heads(wanted) : new Map<string, Buffer>();
+  return new Map([...found].map(([name, bytes]) => [name, sniff(bytes.toString("utf8"))]));
 }
 
 async function* partItems(chunks: AsyncIterable<Buffer>, part: Part): AsyncGenerator<ImportItem> {
   const shortName = part.member.name.replace(/^Takeout\//, "");
+  const folder = part.member.name.split("/").at(-2) ?? "Takeout";
   const source = part.stream === "browser_history" ? arrayUnderKey(chunks, "Browser History") : chunks;
   for await (const element of streamJsonArray(source)) {
     if ("error" in element) {
@@ -127,72 +114,11 @@ async function* partItems(chunks: AsyncIterable<Buffer>, part: Part): AsyncGener
     }
     const record =
       part.stream === "activity"
-        ? activityRecord(value as Record<string, unknown>, part.product)
+        ? activityRecord(value as Record<string, unknown>, { product: part.product, folder })
         : visitRecord(value as Record<string, unknown>);
     if ("error" in record) yield { error: record.error, position };
     else yield { stream: part.stream, data: record.data, position };
   }
-}
-
-function digest(parts: unknown[]): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
-}
-
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-const arr = (v: unknown): unknown[] | null => (Array.isArray(v) && v.length > 0 ? v : null);
-
-export function activityRecord(
-  item: Record<string, unknown>,
-  product: string,
-): { data: Record<string, unknown> } | { error: string } {
-  const time = str(item.time);
-  if (!time || Number.isNaN(Date.parse(time))) return { error: "activity item has no valid time" };
-  const header = str(item.header);
-  const title = str(item.title);
-  const titleUrl = str(item.titleUrl);
-  const data = {
-    // Not a digest of the whole item: a later export that adds a field must still match this record.
-    activity_id: digest([product, header, title, titleUrl, time]),
-    product,
-    header,
-    title,
-    title_url: titleUrl,
-    time: new Date(time).toISOString(),
-    products: arr(item.products),
-    subtitles: arr(item.subtitles),
-    details: arr(item.details),
-    location_infos: arr(item.locationInfos),
-    activity_controls: arr(item.activityControls),
-    description: str(item.description),
-  };
-  return { data };
-}
-
-export function visitRecord(
-  item: Record<string, unknown>,
-): { data: Record<string, unknown> } | { error: string } {
-  const url = str(item.url);
-  const usec = typeof item.time_usec === "number" ? item.time_usec : Number(item.time_usec);
-  if (!url) return { error: "history item has no url" };
-  if (!Number.isFinite(usec) || usec <= 0) return { error: "history item has no valid time_usec" };
-  let domain: string | null = null;
-  try {
-    domain = new URL(url).hostname || null;
-  } catch {
-    domain = null;
-  }
-  const clientId = str(item.client_id);
-  const data = {
-    visit_id: digest([url, usec, clientId]),
-    title: str(item.title),
-    url,
-    domain,
-    visited_at: new Date(Math.floor(usec / 1000)).toISOString(),
-    page_transition: str(item.page_transition),
-    client_id: clientId,
-    favicon_url: str(item.favicon_url),
-  };
-  return { data };
 }
 
 /**
@@ -222,13 +148,13 @@ async function* arrayUnderKey(chunks: AsyncIterable<Buffer>, key: string): Async
 export const TAKEOUT_FORMAT: ImportFormat = {
   name: "takeout",
   description:
-    "import a Google Takeout zip or folder: My Activity (JSON) into `activity`, Chrome history into `browser_history`",
+    "import a Google Takeout zip or folder (any language): My Activity and YouTube history (JSON) into `activity`, Chrome history into `browser_history`",
   argument: { syntax: "<file>", description: "the Takeout zip, or the folder it was extracted to" },
   defaultLabel: () => "Google Takeout",
   open: (path) => openTakeoutSource(path),
   detect: (probe) => {
     if (probe.kind === "file") return 0;
-    if (probe.entries.some((e) => ACTIVITY.test(e) || BROWSER.test(e))) return 0.95;
+    if (probe.entries.some(isKnownTakeoutPart)) return 0.95;
     return probe.entries.some((e) => e.startsWith("Takeout/")) ? 0.6 : 0;
   },
 };

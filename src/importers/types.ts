@@ -3,9 +3,13 @@ import type { Manifest } from "../core/manifest.js";
 import type { PreparedOp } from "../store/sqlite/ingest-prepare.js";
 import type { OwnerApi } from "./owner-sink.js";
 
-/** One record for a stream, or a malformed input unit that is reported and skipped. */
+/**
+ * One record for a stream, or a malformed input unit that is reported and skipped. `op: "delete"` removes
+ * the record whose primary key `data` holds (a recurrence no longer in a series, a record an earlier
+ * import misread); removing an absent record is a no-op.
+ */
 export type ImportItem =
-  | { stream: string; data: Record<string, unknown>; position?: string }
+  | { stream: string; data: Record<string, unknown>; position?: string; op?: "upsert" | "delete" }
   | { error: string; position: string };
 
 /** A record whose data comes as JSON object text, built once off the main thread (the mbox worker). */
@@ -34,6 +38,7 @@ export class SerializedRecord {
   constructor(
     readonly json: string,
     readonly prepared?: PreparedRecord,
+    readonly op: "upsert" | "delete" = "upsert",
   ) {}
 }
 
@@ -45,6 +50,8 @@ export interface SinkBatchResult {
   added: number;
   updated: number;
   unchanged: number;
+  /** Records removed by delete ops (a delete of an absent record counts nowhere). */
+  deleted?: number;
   /** Records refused by the sink; `index` is the 0-based position in the batch. */
   rejected: { index: number; reason: string }[];
 }
@@ -64,6 +71,8 @@ export interface ImportCounts {
   updated: number;
   unchanged: number;
   rejected: number;
+  /** Records removed by the import's delete ops. */
+  deleted?: number;
 }
 
 export interface ImportSummary extends ImportCounts {
@@ -109,6 +118,9 @@ export interface SkippedReport {
   files: number;
   /** Files read (changed or new). */
   filesRead: number;
+  /** Rejections the skipped files had when they were read: reported again, as they still stand. */
+  rejected: number;
+  rejections: ImportRejection[];
   /** Records of the skipped files, per stream: they count as unchanged. */
   records: Record<string, number>;
   /** The connection the state belongs to (known before the import writes anything). */
@@ -118,7 +130,7 @@ export interface SkippedReport {
 /** Sources over many files that can skip the ones an earlier import already read. */
 export interface IncrementalSource {
   prepare(context: IncrementalContext): Promise<void>;
-  /** Persist what was read; called only after every batch is committed. */
-  commit(): Promise<void>;
+  /** Persist what was read (and what of it was rejected); called only after every batch is committed. */
+  commit(rejections: readonly ImportRejection[]): Promise<void>;
   skipped(): SkippedReport;
 }

@@ -77,6 +77,19 @@ export class WallClock {
     return new Date(this.toEpochMs(t)).toISOString();
   }
 
+  /** The zone's wall time at an instant. */
+  wallAt(epochMs: number): WallTime {
+    const d = new Date(epochMs + this.offsetAt(epochMs));
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+    };
+  }
+
   /** The zone's offset from UTC (ms) at an instant; cached per hour of the instant. */
   private offsetAt(epochMs: number): number {
     const hourKey = Math.floor(epochMs / 3_600_000);

@@ -4,9 +4,9 @@ import type { Manifest } from "../core/manifest.js";
 export const WHATSAPP_MANIFEST: Manifest = {
   connector_key: "whatsapp",
   display_name: "WhatsApp",
-  version: "1",
+  version: "2",
   description:
-    "Messages from WhatsApp chat exports (the .txt or the zip with media), iOS and Android layouts.",
+    "Messages from WhatsApp chat exports (the .txt or the zip with media), iOS and Android layouts in any language.",
   streams: [
     {
       name: "messages",
@@ -33,9 +33,21 @@ export const WHATSAPP_MANIFEST: Manifest = {
             type: "string",
             description: "The time as the export wrote it (wall clock, no zone), e.g. 2023-12-31T22:15:00.",
           },
-          kind: { type: "string", description: "message or system (encryption notice, X added Y, …)." },
+          kind: {
+            type: "string",
+            description:
+              "message, deleted (a deleted message: its sender is kept) or system (encryption notice, X added Y, subject changes, …).",
+          },
+          edited: {
+            type: "boolean",
+            description: "The sender edited the message (the export's edit mark is removed from text).",
+          },
           attachment: { type: "string", description: "File name of an attached file, when exported." },
-          attachment_kind: { type: "string", description: "photo, video, audio, sticker, gif, document, …" },
+          attachment_kind: {
+            type: "string",
+            description:
+              "photo, video, audio, sticker, gif, document, contact, location, or media when the export does not say.",
+          },
           media_omitted: { type: "boolean", description: "The export left the media out." },
           attachment_in_export: {
             type: "boolean",
@@ -47,7 +59,7 @@ export const WHATSAPP_MANIFEST: Manifest = {
       text_fields: ["text"],
       query: {
         search: ["text", "sender", "chat"],
-        exact_filters: ["chat", "sender", "kind", "attachment_kind", "media_omitted"],
+        exact_filters: ["chat", "sender", "kind", "edited", "attachment_kind", "media_omitted"],
         range_filters: { sent_at: ["gte", "gt", "lte", "lt"] },
         aggregations: {
           group_by: ["chat", "sender", "kind", "attachment_kind"],

@@ -7,6 +7,7 @@ import type { OwnerApi } from "../../src/importers/owner-sink.js";
 import { createApp } from "../../src/rs/app.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
+import type { TestBackend } from "../helpers/backends.js";
 
 export interface OwnerApp {
   api: OwnerApi;
@@ -29,6 +30,24 @@ export async function openOwnerApp(options: { path?: string; ownerToken?: string
     async close() {
       await store.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The same owner app over any test backend's store (SQLite, or Postgres when configured). */
+export async function openOwnerAppOn(backend: TestBackend): Promise<OwnerApp> {
+  const opened = await backend.open();
+  const ownerToken = newToken("owner");
+  await opened.store.putOwnerToken(hashToken(ownerToken));
+  const app = createApp({ store: opened.store });
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-import-home-"));
+  return {
+    api: { fetch: async (r) => app.fetch(r), baseUrl: "http://127.0.0.1", ownerToken },
+    store: opened.store,
+    dir,
+    async close() {
+      await opened.cleanup();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

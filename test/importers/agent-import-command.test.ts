@@ -60,7 +60,11 @@ test("pdpp import claude-code / codex read their default folders; a re-run skips
     const again = await runPdpp(["import", "claude-code"], { home, env });
     assert.equal(again.code, 0, again.stderr);
     const againLines = again.stdout.split("\n");
-    assert.equal(againLines[2], "  added 0  updated 0  unchanged 2  rejected 0");
+    // The skipped file's rejection still stands: reported again from the import state.
+    assert.equal(againLines[2], "  added 0  updated 0  unchanged 2  rejected 1");
+    assert.ok(
+      againLines.includes(lines.find((l) => l.startsWith("    -work-app/s1.jsonl:2: invalid JSON: "))!),
+    );
     assert.equal(
       againLines[3],
       "  files: 0 read, 1 unchanged since the last import and skipped (their records count as unchanged)",

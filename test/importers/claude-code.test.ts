@@ -228,10 +228,12 @@ test("re-import: unchanged files are skipped, appended lines and new sessions ad
     );
 
     const again = await importFile(app.api, { kind: "claude-code", path: root, stateDir });
+    // The skipped files' two bad lines are still bad: reported again, from the import state.
     assert.deepEqual(
       [again.read, again.added, again.updated, again.unchanged, again.rejected],
-      [12, 0, 0, 12, 0],
+      [12, 0, 0, 12, 2],
     );
+    assert.deepEqual(again.rejections, first.rejections);
     assert.deepEqual([again.files?.filesRead, again.files?.files], [0, 2]);
     assert.deepEqual(again.perStream.messages, { added: 0, updated: 0, unchanged: 10, rejected: 0 });
 

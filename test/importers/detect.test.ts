@@ -9,6 +9,7 @@ import { PdppError } from "../../src/core/errors.js";
 import { detectFormat } from "../../src/importers/detect.js";
 import { IMPORT_FORMATS } from "../../src/importers/registry.js";
 import { branchedConversation } from "../helpers-importers/chatgpt-fixture.js";
+import { foldedUtf8Calendar, outlookCalendar, teamCalendar } from "../helpers-importers/ical-fixtures.js";
 import {
   androidGbChat,
   androidUsChat,
@@ -18,6 +19,14 @@ import {
   takeoutFiles,
 } from "../helpers-importers/life-fixtures.js";
 import { simpleMbox } from "../helpers-importers/simple-mbox.js";
+import { germanTakeout, youtubeTakeout } from "../helpers-importers/takeout-fixtures.js";
+import {
+  androidChat,
+  androidGroupChat,
+  iosChat,
+  iosGroupChat,
+  LOCALE_CHATS,
+} from "../helpers-importers/whatsapp-locales.js";
 import { buildStoredZip } from "../helpers-importers/zip-writer.js";
 
 function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
@@ -124,5 +133,41 @@ test(
       await refusal(join(dir, "missing.txt")),
       /^cannot read .*missing\.txt: check that the file exists\.$/,
     );
+  }),
+);
+
+test(
+  "detects every new real-layout fixture: WhatsApp in 14 languages (Android .txt, iOS zip), group chats, calendars, localised Takeouts",
+  withDir(async (dir) => {
+    for (const locale of LOCALE_CHATS) {
+      const android = join(dir, `${locale.id}-${locale.androidFile}`);
+      writeFileSync(android, androidChat(locale).text);
+      assert.equal(await detected(android), "whatsapp", `${locale.id} android`);
+      const ios = join(dir, `${locale.id}-${locale.iosZip}`);
+      writeFileSync(ios, buildStoredZip({ "_chat.txt": iosChat(locale).text, "a.jpg": "x" }));
+      assert.equal(await detected(ios), "whatsapp", `${locale.id} ios`);
+    }
+    writeFileSync(join(dir, "ios-group.txt"), iosGroupChat());
+    writeFileSync(join(dir, "android-group.txt"), androidGroupChat());
+    assert.equal(await detected(join(dir, "ios-group.txt")), "whatsapp");
+    assert.equal(await detected(join(dir, "android-group.txt")), "whatsapp");
+    const calendars: [string, string | Buffer][] = [
+      ["team.ics", teamCalendar()],
+      ["outlook.ics", outlookCalendar()],
+      ["folded.ics", foldedUtf8Calendar("Grüße ☕ aus Köln")],
+    ];
+    for (const [name, content] of calendars) {
+      writeFileSync(join(dir, name), content);
+      assert.equal(await detected(join(dir, name)), "ical", name);
+    }
+    for (const [name, files] of Object.entries({ german: germanTakeout(), youtube: youtubeTakeout() })) {
+      writeFileSync(join(dir, `${name}.zip`), buildStoredZip(files));
+      assert.equal(await detected(join(dir, `${name}.zip`)), "takeout", name);
+      for (const [member, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, name, member)), { recursive: true });
+        writeFileSync(join(dir, name, member), content);
+      }
+      assert.equal(await detected(join(dir, name)), "takeout", `${name} folder`);
+    }
   }),
 );

@@ -1,5 +1,6 @@
-// The iCalendar importer (ical.js): a recurring all-day event in Europe/Berlin, TZID with VTIMEZONE, a moved
-// occurrence (RECURRENCE-ID) as its own record, floating times, folded lines, attendees, rejects, re-import.
+// The iCalendar importer (ical.js): a recurring all-day event in Europe/Berlin, TZID with VTIMEZONE, series
+// expanded into occurrences with a moved one (RECURRENCE-ID) in its place, floating times, folded lines,
+// attendees, rejects, re-import. Windows zones, UTF-8 folding, re-imports of series: ical-series.test.ts.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,116 +24,133 @@ function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
 }
 
 async function itemsOf(path: string, timeZone?: string): Promise<ImportItem[]> {
-  const source = await openIcalSource(path, { timeZone });
+  const source = await openIcalSource(path, {
+    timeZone,
+    expandFrom: "2024-01-01",
+    expandUntil: "2024-12-31",
+  });
   const items: ImportItem[] = [];
   for await (const item of source.items) items.push(item);
   return items;
 }
 
-const common = {
-  calendar: "Family",
-  location: null,
-  status: null,
-  exdates: null,
-  organizer: null,
-  organizer_name: null,
-  attendees: null,
-  attendee_count: 0,
-  categories: null,
-  url: null,
-  sequence: null,
-  created: null,
-  last_modified: null,
-  description: null,
-  rrule: null,
-  recurrence_id: null,
-};
+/** [stream, id, start, end, summary, time_zone] of each record, errors as their position and reason. */
+function rows(items: ImportItem[]): string[][] {
+  return items.map((i) =>
+    "error" in i
+      ? ["error", i.position, i.error]
+      : [
+          i.stream,
+          String(i.data.event_id ?? i.data.series_id),
+          String(i.data.start ?? i.data.first_start),
+          String(i.data.end ?? i.data.first_end),
+          String(i.data.summary),
+          String(i.data.time_zone),
+        ],
+  );
+}
+
+const YEAR_2024 = { expandFrom: "2024-01-01", expandUntil: "2024-12-31" };
 
 test(
-  "events of a Berlin calendar: all-day yearly, weekly with TZID, a moved occurrence, a floating lunch",
+  "events of a Berlin calendar: a single event now, each series then as its rule and its occurrences in the window",
   withDir(async (dir) => {
     const path = join(dir, "family.ics");
     writeFileSync(path, berlinCalendar());
-    const items = await itemsOf(path);
-    assert.deepEqual(items, [
-      {
-        stream: "events",
-        position: "event 1 (line 23)",
-        data: {
-          ...common,
-          event_id: "birthday-1@example.com",
-          uid: "birthday-1@example.com",
-          summary: "Mum's birthday",
-          description:
-            "Call her in the morning, and bring flowers. This line is long enough to be folded by the exporter.",
-          // All-day dates are floating: read at midnight in the calendar's X-WR-TIMEZONE.
-          start: "2024-03-14T23:00:00.000Z",
-          end: "2024-03-15T23:00:00.000Z",
-          all_day: true,
-          start_local: "2024-03-15",
-          time_zone: "floating:Europe/Berlin",
-          rrule: "FREQ=YEARLY",
-          last_modified: "2024-01-01T00:00:00.000Z",
-        },
-      },
-      {
-        stream: "events",
-        position: "event 2 (line 33)",
-        data: {
-          ...common,
-          event_id: "standup@example.com",
-          uid: "standup@example.com",
-          summary: "Standup",
-          location: "Room 1",
-          status: "CONFIRMED",
-          start: "2024-07-08T07:00:00.000Z",
-          end: "2024-07-08T07:30:00.000Z",
-          all_day: false,
-          start_local: "2024-07-08T09:00:00",
-          time_zone: "Europe/Berlin",
-          rrule: "FREQ=WEEKLY;COUNT=10;BYDAY=MO",
-          organizer: "ann@example.com",
-          organizer_name: "Ann",
-          attendees: [
-            { email: "bob@example.com", name: "Bob", role: "REQ-PARTICIPANT", status: "ACCEPTED" },
-            { email: "cy@example.com", name: "Cy", role: null, status: "DECLINED" },
-          ],
-          attendee_count: 2,
-          sequence: 2,
-        },
-      },
-      {
-        stream: "events",
-        position: "event 3 (line 46)",
-        data: {
-          ...common,
-          event_id: "standup@example.com#2024-07-15T07:00:00.000Z",
-          uid: "standup@example.com",
-          recurrence_id: "2024-07-15T07:00:00.000Z",
-          summary: "Standup (moved)",
-          start: "2024-07-15T08:00:00.000Z",
-          end: "2024-07-15T08:30:00.000Z",
-          all_day: false,
-          start_local: "2024-07-15T10:00:00",
-          time_zone: "Europe/Berlin",
-        },
-      },
-      {
-        stream: "events",
-        position: "event 4 (line 53)",
-        data: {
-          ...common,
-          event_id: "floating@example.com",
-          uid: "floating@example.com",
-          summary: "Lunch",
-          start: "2024-01-01T11:00:00.000Z",
-          end: "2024-01-01T12:00:00.000Z",
-          all_day: false,
-          start_local: "2024-01-01T12:00:00",
-          time_zone: "floating:Europe/Berlin",
-        },
-      },
-      { error: "VEVENT has no UID", position: "event 5 (line 59)" },
+    const source = await openIcalSource(path, YEAR_2024);
+    const items: ImportItem[] = [];
+    for await (const item of source.items) items.push(item);
+    const standup = (day: string) => [
+      "events",
+      `standup@example.com#2024-${day}T07:00:00.000Z`,
+      `2024-${day}T07:00:00.000Z`,
+      `2024-${day}T07:30:00.000Z`,
+      "Standup",
+      "Europe/Berlin",
+    ];
+    assert.deepEqual(rows(items), [
+      [
+        "events",
+        "floating@example.com",
+        "2024-01-01T11:00:00.000Z",
+        "2024-01-01T12:00:00.000Z",
+        "Lunch",
+        "floating:Europe/Berlin",
+      ],
+      ["error", "event 5 (line 59)", "VEVENT has no UID"],
+      // All-day dates are floating: read at midnight in the calendar's X-WR-TIMEZONE.
+      [
+        "series",
+        "birthday-1@example.com",
+        "2024-03-14T23:00:00.000Z",
+        "2024-03-15T23:00:00.000Z",
+        "Mum's birthday",
+        "floating:Europe/Berlin",
+      ],
+      [
+        "events",
+        "birthday-1@example.com#2024-03-14T23:00:00.000Z",
+        "2024-03-14T23:00:00.000Z",
+        "2024-03-15T23:00:00.000Z",
+        "Mum's birthday",
+        "floating:Europe/Berlin",
+      ],
+      // The moved occurrence keeps the id of the one it replaces (its RECURRENCE-ID).
+      [
+        "events",
+        "standup@example.com#2024-07-15T07:00:00.000Z",
+        "2024-07-15T08:00:00.000Z",
+        "2024-07-15T08:30:00.000Z",
+        "Standup (moved)",
+        "Europe/Berlin",
+      ],
+      [
+        "series",
+        "standup@example.com",
+        "2024-07-08T07:00:00.000Z",
+        "2024-07-08T07:30:00.000Z",
+        "Standup",
+        "Europe/Berlin",
+      ],
+      ...["07-08", "07-22", "07-29", "08-05", "08-12", "08-19", "08-26", "09-02", "09-09"].map(standup),
+    ]);
+    const byId = new Map(
+      items.flatMap((i) =>
+        "data" in i ? [[String(i.data.event_id ?? `series ${i.data.series_id}`), i.data]] : [],
+      ),
+    );
+    const first = byId.get("standup@example.com#2024-07-08T07:00:00.000Z")!;
+    assert.deepEqual(
+      [
+        first.series_id,
+        first.recurrence_id,
+        first.overridden,
+        first.rrule,
+        first.attendee_count,
+        first.organizer,
+      ],
+      [
+        "standup@example.com",
+        "2024-07-08T07:00:00.000Z",
+        false,
+        "FREQ=WEEKLY;COUNT=10;BYDAY=MO",
+        2,
+        "ann@example.com",
+      ],
+    );
+    const moved = byId.get("standup@example.com#2024-07-15T07:00:00.000Z")!;
+    assert.deepEqual(
+      [moved.series_id, moved.overridden, moved.rrule],
+      ["standup@example.com", true, "FREQ=WEEKLY;COUNT=10;BYDAY=MO"],
+    );
+    const series = byId.get("series standup@example.com")!;
+    assert.deepEqual(
+      [series.occurrence_count, series.truncated, series.expanded_from, series.expanded_until],
+      [10, false, "2024-01-01T00:00:00.000Z", "2025-01-01T00:00:00.000Z"],
+    );
+    assert.deepEqual(source.notes?.(), [
+      "recurring events: 2 series stored as 11 occurrences from 2024-01-01 to 2024-12-31 (--expand-from, --expand-until)",
+      "1 event without a zone (floating) read in Europe/Berlin; pass --time-zone to read them in another zone",
     ]);
   }),
 );
@@ -142,13 +160,15 @@ test(
   withDir(async (dir) => {
     const path = join(dir, "family.ics");
     writeFileSync(path, berlinCalendar());
-    const starts = (await itemsOf(path, "UTC")).map((i) => ("data" in i ? i.data.start : null));
+    const starts = (await itemsOf(path, "UTC"))
+      .filter((i) => "data" in i && i.stream === "events")
+      .map((i) => ("data" in i ? i.data.start : null))
+      .slice(0, 4);
     assert.deepEqual(starts, [
-      "2024-03-15T00:00:00.000Z",
-      "2024-07-08T07:00:00.000Z",
-      "2024-07-15T08:00:00.000Z",
       "2024-01-01T12:00:00.000Z",
-      null,
+      "2024-03-15T00:00:00.000Z",
+      "2024-07-15T08:00:00.000Z",
+      "2024-07-08T07:00:00.000Z",
     ]);
     await assert.rejects(
       openIcalSource(path, { timeZone: "Nowhere" }),
@@ -184,11 +204,16 @@ test(
     try {
       const path = join(dir, "family.ics");
       writeFileSync(path, berlinCalendar());
-      const first = await importFile(app.api, { kind: "ical", path });
-      assert.deepEqual([first.read, first.added, first.rejected], [4, 4, 1]);
+      const flags = { expandFrom: "2024-01-01", expandUntil: "2024-12-31" };
+      const first = await importFile(app.api, { kind: "ical", path, flags });
+      // 1 single event, 2 series, 11 occurrences (1 birthday, 10 standups of which one moved).
+      assert.deepEqual([first.read, first.added, first.rejected], [14, 14, 1]);
       assert.deepEqual(first.rejections, [{ position: "event 5 (line 59)", reason: "VEVENT has no UID" }]);
-      const again = await importFile(app.api, { kind: "ical", path });
-      assert.deepEqual([again.added, again.updated, again.unchanged, again.rejected], [0, 0, 4, 1]);
+      const again = await importFile(app.api, { kind: "ical", path, flags });
+      assert.deepEqual(
+        [again.added, again.updated, again.unchanged, again.rejected, again.deleted ?? 0],
+        [0, 0, 14, 1, 0],
+      );
     } finally {
       await app.close();
     }

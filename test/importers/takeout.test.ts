@@ -39,6 +39,7 @@ async function read(path: string): Promise<{ items: ImportItem[]; notes: string[
   return { items, notes: source.notes?.() ?? [] };
 }
 
+const READ = "read: Chrome (1 file), My Activity/Search (1 file), My Activity/YouTube (1 file)";
 const SKIPPED =
   "skipped parts of the Takeout (no importer for them): archive_browser.html (1 file), Drive (2 files), My Activity/Maps (HTML: export it as JSON) (1 file)";
 
@@ -50,7 +51,7 @@ test(
     writeFolder(join(dir, "folder"), takeoutFiles());
     const fromZip = await read(zip);
     const fromFolder = await read(join(dir, "folder"));
-    assert.deepEqual(fromZip.notes, [SKIPPED]);
+    assert.deepEqual(fromZip.notes, [READ, SKIPPED]);
     const summary = (r: { items: ImportItem[] }) =>
       r.items.map((i) => ("error" in i ? i.error : `${i.stream} ${i.position}`));
     const expected = [
@@ -67,7 +68,7 @@ test(
     // A zip keeps its own member order, a folder is listed sorted: compare as sets of the same records.
     assert.deepEqual(summary(fromZip).sort(), expected.slice().sort());
     assert.deepEqual(summary(fromFolder).sort(), expected.slice().sort());
-    assert.deepEqual(fromFolder.notes, [SKIPPED]);
+    assert.deepEqual(fromFolder.notes, [READ, SKIPPED]);
     const byPosition = (r: { items: ImportItem[] }) =>
       Object.fromEntries(r.items.map((i) => ["data" in i ? i.position : "", "data" in i ? i.data : null]));
     assert.deepEqual(byPosition(fromZip), byPosition(fromFolder));
@@ -95,6 +96,8 @@ test(
         header: "Search",
         title: "Searched for item 0",
         title_url: "https://www.example.com/search/0",
+        domain: "www.example.com",
+        action: null,
         time: "2024-01-01T00:00:00.000Z",
         products: ["Search"],
         subtitles: [{ name: "Channel", url: "https://www.example.com/channel" }],
@@ -143,7 +146,7 @@ test(
     writeFileSync(zip, buildStoredZip({ "Takeout/Drive/a.txt": "x" }));
     await assert.rejects(
       openTakeoutSource(zip),
-      /^PdppError: no My Activity JSON or Chrome BrowserHistory\.json in .*takeout\.zip \(found: Drive \(1 file\)\)/,
+      /^PdppError: no My Activity JSON or Chrome history in .*takeout\.zip \(found: Drive \(1 file\)\)/,
     );
   }),
 );

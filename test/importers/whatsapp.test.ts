@@ -1,7 +1,8 @@
 // The WhatsApp importer: iOS and Android layouts in en-GB and en-US, multi-line messages, system and media
-// lines, the zip, date order inference and --date-order, time zones, rejects, stable ids on re-import.
+// lines, senders of notices and deleted messages, edit marks, chat names, the zip, time zones, rejects,
+// stable ids on re-import. Locales: whatsapp-locales.test.ts; date order: whatsapp-date-order.test.ts.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -16,6 +17,7 @@ import {
   iosUsChat,
 } from "../helpers-importers/life-fixtures.js";
 import { openOwnerApp } from "../helpers-importers/owner-app.js";
+import { androidGroupChat, iosGroupChat } from "../helpers-importers/whatsapp-locales.js";
 import { buildStoredZip } from "../helpers-importers/zip-writer.js";
 
 function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
@@ -32,7 +34,7 @@ function withDir(fn: (dir: string) => Promise<void>): () => Promise<void> {
 async function itemsOf(path: string, options: WhatsappOptions = {}): Promise<ImportItem[]> {
   const source = await openWhatsappSource(path, { timeZone: "UTC", ...options });
   const items: ImportItem[] = [];
-  for await (const item of source.items) items.push(item);
+  for await (const item of source.items) if (!("op" in item && item.op === "delete")) items.push(item);
   return items;
 }
 
@@ -106,7 +108,7 @@ test(
   withDir(async (dir) => {
     const path = join(dir, "_chat.txt");
     writeFileSync(path, iosUsChat());
-    assert.deepEqual(rows(await itemsOf(path)), [
+    assert.deepEqual(rows(await itemsOf(path, { chat: "Family" })), [
       ["line 1", "Alice", "Happy new year!", "2023-12-31T22:15:42.000Z message", null, null, false],
       [
         "line 2",
@@ -172,15 +174,14 @@ test(
 );
 
 test(
-  "no deciding date: day first by default, --date-order mdy reads it month first; --time-zone converts",
+  "--time-zone converts the wall-clock times; an unknown zone or date order is refused",
   withDir(async (dir) => {
     const path = join(dir, "chat.txt");
-    writeFileSync(path, "03/04/2024, 10:00 - Ann: hi\n");
+    writeFileSync(path, "13/04/2024, 10:00 - Ann: hi\n");
     const sent = async (options: WhatsappOptions) =>
       (await itemsOf(path, options)).map((i) => ("data" in i ? i.data.sent_at : i.error));
-    assert.deepEqual(await sent({}), ["2024-04-03T10:00:00.000Z"]);
-    assert.deepEqual(await sent({ dateOrder: "mdy" }), ["2024-03-04T10:00:00.000Z"]);
-    assert.deepEqual(await sent({ timeZone: "America/New_York" }), ["2024-04-03T14:00:00.000Z"]);
+    assert.deepEqual(await sent({}), ["2024-04-13T10:00:00.000Z"]);
+    assert.deepEqual(await sent({ timeZone: "America/New_York" }), ["2024-04-13T14:00:00.000Z"]);
     await assert.rejects(itemsOf(path, { dateOrder: "ydm" }), /--date-order must be dmy/);
     await assert.rejects(
       itemsOf(path, { timeZone: "Mars/Olympus" }),
@@ -202,7 +203,7 @@ test(
       [
         ["error", "line 1", "text before the first message line (not a WhatsApp chat export line)"],
         ["line 3", "Alice", "ok"],
-        ["error", "line 4", "not a date in dmy order: 30/2/2024"],
+        ["error", "line 4", "not a date read day/month/year: 30/2/2024"],
         ["line 6", "Bob", "fine"],
       ],
     );
@@ -258,5 +259,117 @@ test(
     } finally {
       await app.close();
     }
+  }),
+);
+
+type Seen = [string | null, string, string, boolean, string | null, string | null];
+/** [sender, kind, text, edited, attachment, attachment_kind] of each record. */
+function seen(items: ImportItem[]): Seen[] {
+  return items.map((i) => {
+    assert.ok("data" in i, JSON.stringify(i));
+    const d = i.data;
+    return [
+      d.sender as string | null,
+      d.kind as string,
+      d.text as string,
+      d.edited as boolean,
+      d.attachment as string | null,
+      d.attachment_kind as string | null,
+    ];
+  });
+}
+
+test(
+  "senders and kinds: notices, a subject with a colon, deleted messages alike on both platforms, ~ names, edit marks, documents, locations",
+  withDir(async (dir) => {
+    const ios = join(dir, "WhatsApp Chat - Trip.zip");
+    writeFileSync(ios, buildStoredZip({ "_chat.txt": iosGroupChat(), "00000009-Report.pdf": "%PDF" }));
+    const iosItems = await itemsOf(ios);
+    assert.deepEqual(seen(iosItems), [
+      [
+        null,
+        "system",
+        "Messages and calls are end-to-end encrypted. Only people in this chat can read, listen to, or share them.",
+        false,
+        null,
+        null,
+      ],
+      [null, "system", 'Anna changed the subject to "Trip: Lisbon 2024"', false, null, null],
+      [
+        "Anna",
+        "message",
+        "Report.pdf • 3 pages <attached: 00000009-Report.pdf>",
+        false,
+        "00000009-Report.pdf",
+        "document",
+      ],
+      ["Bruno", "deleted", "This message was deleted.", false, null, null],
+      ["Carla", "message", "Location: https://maps.google.com/?q=38.7223,-9.1393", false, null, "location"],
+      ["Carla", "message", "meet at 10", true, null, null],
+      ["Anna", "deleted", "You deleted this message.", false, null, null],
+      ["Bruno", "message", "Missed voice call", false, null, null],
+    ]);
+    assert.equal("data" in iosItems[2]! && iosItems[2].data.attachment_in_export, true);
+
+    const android = join(dir, "WhatsApp Chat with Trip.txt");
+    writeFileSync(android, androidGroupChat());
+    assert.deepEqual(seen(await itemsOf(android)), [
+      [
+        null,
+        "system",
+        "Messages and calls are end-to-end encrypted. Only people in this chat can read, listen to, or share them. Learn more.",
+        false,
+        null,
+        null,
+      ],
+      [null, "system", 'Anna changed the subject from "Trip" to "Trip: Lisbon 2024"', false, null, null],
+      ["Anna", "message", "Report.pdf (file attached)", false, "Report.pdf", "document"],
+      ["Bruno", "deleted", "This message was deleted", false, null, null],
+      ["Carla", "message", "location: https://maps.google.com/?q=38.7223,-9.1393", false, null, "location"],
+      ["Carla", "message", "meet at 10", true, null, null],
+      ["Anna", "deleted", "You deleted this message", false, null, null],
+    ]);
+  }),
+);
+
+test(
+  "chat names: localised file names, an iOS zip's name, the folder of an unzipped _chat.txt, --chat; a bare _chat.txt asks for --chat",
+  withDir(async (dir) => {
+    const chatOf = async (path: string, options: WhatsappOptions = {}) => {
+      const [first] = await itemsOf(path, options);
+      return first && "data" in first ? first.data.chat : first;
+    };
+    const text = "05/01/2024, 09:05 - Oma: <Medien ausgeschlossen>\n13/01/2024, 09:06 - Max: Hallo";
+    const names: [string, string][] = [
+      ["WhatsApp Chat mit Oma.txt", "Oma"],
+      ["Discussion WhatsApp avec Marie.txt", "Marie"],
+      ["Chat de WhatsApp con Ana.txt", "Ana"],
+      ["Conversa do WhatsApp com João.txt", "João"],
+      ["WhatsApp-chat met Sanne.txt", "Sanne"],
+      ["Чат WhatsApp с Ольга.txt", "Ольга"],
+      ["WhatsApp_Chat_with_Bob_Smith.txt", "Bob Smith"],
+      ["WhatsApp Chat with Bob (1).txt", "Bob"],
+      ["notes.txt", "notes"],
+    ];
+    for (const [file, chat] of names) {
+      writeFileSync(join(dir, file), text);
+      assert.equal(await chatOf(join(dir, file)), chat, file);
+    }
+    const [omitted] = await itemsOf(join(dir, "WhatsApp Chat mit Oma.txt"));
+    assert.deepEqual("data" in omitted! && [omitted.data.media_omitted, omitted.data.attachment_kind], [
+      true,
+      "media",
+    ]);
+    writeFileSync(join(dir, "Chat WhatsApp con Luca.zip"), buildStoredZip({ "_chat.txt": text }));
+    assert.equal(await chatOf(join(dir, "Chat WhatsApp con Luca.zip")), "Luca");
+    mkdirSync(join(dir, "WhatsApp Chat - Family"));
+    writeFileSync(join(dir, "WhatsApp Chat - Family", "_chat.txt"), text);
+    assert.equal(await chatOf(join(dir, "WhatsApp Chat - Family", "_chat.txt")), "Family");
+    writeFileSync(join(dir, "_chat.txt"), text);
+    assert.equal(await chatOf(join(dir, "_chat.txt"), { chat: "Oma" }), "Oma");
+    await assert.rejects(
+      itemsOf(join(dir, "_chat.txt")),
+      /_chat\.txt does not say which chat it is \(iOS names every chat _chat\.txt\): pass --chat "<name>", or import the export zip\./,
+    );
   }),
 );

@@ -3,11 +3,11 @@
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import cliProgress from "cli-progress";
-import { type Command, Option } from "commander";
+import { type Command, Help, Option } from "commander";
 import { homePaths } from "../../config/home.js";
 import { PdppError } from "../../core/errors.js";
 import type { Manifest } from "../../core/manifest.js";
-import { detectFormat } from "../../importers/detect.js";
+import { detectFormat, otherFormat } from "../../importers/detect.js";
 import type { GenericOptions } from "../../importers/generic.js";
 import { loadManifestFile } from "../../importers/generic.js";
 import { type ImportFileResult, type ImportKind, importFile } from "../../importers/import-file.js";
@@ -41,15 +41,20 @@ export function register(program: Command, context: CliContext): void {
         .default(String(DEFAULT_BATCH_SIZE))
         .hideHelp(),
     );
-  // Detected formats can take their own flags too: declare each distinct one once on the parent.
-  const parentFlags = new Set<string>();
+  // Detected formats can take their own flags too: declare each distinct one once on the parent, naming
+  // every format that takes it (--time-zone is whatsapp's and ical's).
+  const parentFlags = new Map<string, { flag: FormatFlag; formats: string[] }>();
   for (const format of IMPORT_FORMATS) {
     if (format.generic || !format.detect) continue;
     for (const flag of format.flags ?? []) {
-      if (parentFlags.has(flag.flags)) continue;
-      parentFlags.add(flag.flags);
-      command.addOption(formatOption(flag, `${flag.description} (${format.name})`));
+      const known = parentFlags.get(flag.flags);
+      if (known) known.formats.push(format.name);
+      else parentFlags.set(flag.flags, { flag, formats: [format.name] });
     }
+  }
+  for (const { flag, formats } of parentFlags.values()) {
+    const description = formats.length === 1 ? flag.description : "as pdpp import <format> --help says";
+    command.addOption(formatOption(flag, `${description} (${formats.join(", ")})`));
   }
   command.action(async (file: string | undefined, flags: ImportFlags) => {
     if (file === undefined) {
@@ -77,6 +82,15 @@ export function register(program: Command, context: CliContext): void {
           .hideHelp(),
       );
     for (const flag of format.flags ?? []) sub.addOption(formatOption(flag, flag.description));
+    // The options `import` itself takes for detected files are not this format's: they are listed under
+    // `pdpp import --help`, not as "Global Options" here (where --time-zone would show twice, or another
+    // format's flags would seem to apply).
+    const inherited = Object.assign(new Help(), sub.configureHelp());
+    sub.configureHelp({
+      ...sub.configureHelp(),
+      visibleGlobalOptions: (cmd: Command) =>
+        inherited.visibleGlobalOptions(cmd).filter((option) => !command.options.includes(option)),
+    });
     if (format.generic) {
       sub
         .option("--manifest <file>", "connector manifest (JSON) declaring the stream")
@@ -117,8 +131,27 @@ async function runAndReport(
   file: string,
   flags: ImportFlags,
 ): Promise<void> {
-  const result = await runImportCommand(context, kind, file, flags);
-  if (result.connectionRemoved) throw new PdppError("invalid_request", nothingImported(result, file));
+  let result: ImportFileResult;
+  try {
+    result = await runImportCommand(context, kind, file, flags);
+  } catch (error) {
+    // A file of another format (a Codex folder given to claude-code) fails in that format's terms: name the right one.
+    const other =
+      error instanceof PdppError && error.code === "invalid_request" ? await otherFormat(file, kind) : null;
+    if (other)
+      throw new PdppError(
+        "invalid_request",
+        `${error instanceof Error ? error.message : error} ${lookslike(file, other)}`,
+      );
+    throw error;
+  }
+  if (result.connectionRemoved) {
+    const other = await otherFormat(file, kind);
+    throw new PdppError(
+      "invalid_request",
+      `${nothingImported(result, file)}${other ? ` ${lookslike(file, other)}` : ""}`,
+    );
+  }
   process.stdout.write(
     formatSummary(result, file, { inferred: flags.infer === true, savedManifest: flags.saveManifest }),
   );
@@ -233,7 +266,7 @@ export function formatSummary(
   const lines = [
     `imported ${basename(file)} into ${result.connectionLabel} (${result.connectionId}, connector ${result.connectorKey})`,
     `  read ${result.read} records in ${(result.durationMs / 1000).toFixed(1)} s, ${plural(result.batches, "batch", "batches")}`,
-    `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}`,
+    `  added ${result.added}  updated ${result.updated}  unchanged ${result.unchanged}  rejected ${result.rejected}${removed(result)}`,
   ];
   if (result.files) {
     const f = result.files;
@@ -245,7 +278,7 @@ export function formatSummary(
   if (streams.length > 1) {
     for (const [stream, c] of streams) {
       lines.push(
-        `    ${stream}: added ${c.added}  updated ${c.updated}  unchanged ${c.unchanged}  rejected ${c.rejected}`,
+        `    ${stream}: added ${c.added}  updated ${c.updated}  unchanged ${c.unchanged}  rejected ${c.rejected}${removed(c)}`,
       );
     }
   }
@@ -260,6 +293,10 @@ export function formatSummary(
   return `${lines.join("\n")}\n`;
 }
 
+function lookslike(file: string, format: string): string {
+  return `${basename(file)} looks like ${format}: pdpp import ${format} ${file}`;
+}
+
 /** The one error line of an import that stored nothing (nothing was left behind either). */
 export function nothingImported(result: ImportFileResult, file: string): string {
   const first = result.rejections[0];
@@ -268,6 +305,11 @@ export function nothingImported(result: ImportFileResult, file: string): string 
       ? `it holds no ${result.connectorKey} records`
       : `${plural(result.rejected, "item", "items")} rejected, the first at ${first?.position}: ${first?.reason}`;
   return `nothing imported from ${basename(file)}: ${why}. Is it a ${result.connectorKey} file? Nothing was stored.`;
+}
+
+/** Records an import removed (recurrences gone from a series, an earlier misreading): shown only when any. */
+function removed(counts: { deleted?: number }): string {
+  return counts.deleted ? `  removed ${counts.deleted}` : "";
 }
 
 function plural(n: number, one: string, many: string): string {
