@@ -1,5 +1,5 @@
-// Prints EXPLAIN (ANALYZE, BUFFERS) of the Postgres search statement (candidates, page and page
-// details, search-candidates.ts searchSql) for one query on a
+// Prints EXPLAIN (ANALYZE, BUFFERS) of the Postgres search's first statement (every positive
+// clause's visible matches, search-candidates.ts clauseHitsSql) for one query on a
 // bench dataset (bench/search-data.ts), every stream of the bench manifests in scope: a tool for
 // reading plans, not a benchmark. Usage: tsx bench/pg-explain.ts --schema S --q "tax refund"
 // [--repeat N] [--timing-off] [--summary]
@@ -7,10 +7,9 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import type { StreamScope } from "../src/core/grant.js";
 import { parseSearchQuery } from "../src/core/search-query.js";
+import { enumerateLimit } from "../src/core/search-ranking.js";
 import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
-import { searchSql } from "../src/store/postgres/search-candidates.js";
-import { titleTextFields } from "../src/store/postgres/search-hits.js";
-import { anyTermQuery, grantedSearchFields } from "../src/store/postgres/search-sql.js";
+import { clauseHitsSql } from "../src/store/postgres/search-candidates.js";
 import { BENCH_MANIFESTS } from "./dataset.js";
 import { pgUrl } from "./search-data.js";
 
@@ -46,18 +45,12 @@ const scopes: StreamScope[] = BENCH_MANIFESTS.flatMap((m) =>
     })),
 );
 const limit = Number(values.limit);
-const terms = parseSearchQuery(String(values.q));
-const { sql, values: params } = searchSql(
+const clauses = parseSearchQuery(String(values.q));
+const rankWindow = 250;
+const { sql, values: params } = clauseHitsSql(
   scopes,
-  { terms, conditions: [], limit, offset: 0, rankWindow: 10_000, k: limit + 1 },
-  {
-    offset: 0,
-    limit,
-    anyTerm: anyTermQuery(terms),
-    fields: [...new Set(scopes.flatMap(grantedSearchFields))],
-    titles: titleTextFields(scopes),
-    stamps: false,
-  },
+  { clauses, conditions: [], limit, offset: 0, rankWindow },
+  enumerateLimit(rankWindow) + 1,
 );
 // --repeat N: explain N times on one connection and print only the last (warm catalog caches).
 const explain = `EXPLAIN (ANALYZE, BUFFERS${values["timing-off"] ? ", TIMING OFF" : ""}) ${sql}`;

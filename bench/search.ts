@@ -4,11 +4,11 @@
 // the round trips one search takes. Flags shared with bench/run.ts: --records --backend --runs --seed.
 import Database from "better-sqlite3";
 import pg from "pg";
-import { parseSearchQuery } from "../src/core/search-query.js";
+import { parseSearchQuery, positiveClauses } from "../src/core/search-query.js";
 import { createApp } from "../src/rs/app.js";
 import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
-import { taggedAllQuery } from "../src/store/postgres/search-sql.js";
-import { matchAllExpr } from "../src/store/sqlite/search-text.js";
+import { clauseQuery, taggedClause } from "../src/store/postgres/search-sql.js";
+import { clauseExpr } from "../src/store/sqlite/search-text.js";
 import type { Store } from "../src/store/store.js";
 import { BENCH_MANIFESTS, grantEverything } from "./dataset.js";
 import { postgresReadFloors, type ReadFloors, sqliteReadFloors } from "./floors.js";
@@ -17,13 +17,30 @@ import { type BenchStore, postgresDataset, sqliteDataset } from "./search-data.j
 
 const RARE = ["zanzibar", "quokka", "ptarmigan", "xylograph", "vellichor", "bathysphere"];
 const COMMON = ["invoice", "meeting project", "budget travel hotel", "report", "tax refund", "server"];
+/** Questions as agents pass them on (5–20 words: vocabulary words, stopwords, words no record holds). */
+const NATURAL = [
+  "what did the plumber say about the invoice for the bathroom repair",
+  "when is my next doctor appointment and did I pay the pharmacy receipt",
+  "find the email about the quarterly review meeting with the project budget",
+  "which hotel did we book for the holiday flight to zanzibar",
+  "messages about the server database migration backup and the release deploy",
+  "tax refund pension savings and the salary bonus transfer from last year",
+  "who sent the birthday party invitation to the school teacher",
+  "the mortgage insurance renewal contract",
+];
+
+/** The query's words OR-ed, as FTS5 text: what exact bm25() ranks over every match. */
+function ftsAnyExpr(q: string): string {
+  return positiveClauses(parseSearchQuery(q))
+    .map((c) => clauseExpr(c.match))
+    .join(" OR ");
+}
 
 /** Floors: raw SQL answering the same question (summed over every searched stream). */
 export interface Floors {
   rare(q: string): Promise<unknown>;
   newest(q: string): Promise<unknown>;
-  /** What a full candidate window costs before any ranking: the newest 10,000 matches and the
-   * next 10,000 counted (recall and matched_estimate), per searched table. SQLite only. */
+  /** The newest 20,000 matches of any word counted, per searched table. SQLite only. */
   window?(q: string): Promise<unknown>;
   /** The newest 10 matches in one connection of the mail stream (a join on records). SQLite only. */
   newestIn?(q: string, connectionId: string): Promise<unknown>;
@@ -36,7 +53,7 @@ export function sqliteFloors(path: string): Floors {
   const rare = new Map(
     tables.map((t) => [
       t,
-      db.prepare(`SELECT rowid, bm25(${t}) FROM ${t} WHERE ${t} MATCH ? ORDER BY bm25(${t}) LIMIT 10`),
+      db.prepare(`SELECT rowid FROM ${t} WHERE ${t} MATCH ? ORDER BY bm25(${t}) LIMIT 10`),
     ]),
   );
   const newest = new Map(
@@ -62,14 +79,14 @@ export function sqliteFloors(path: string): Floors {
      WHERE ${mail} MATCH ? AND r.connection_id = ? ORDER BY ${mail}.rowid DESC LIMIT 10`,
   );
   const run = (stmts: Map<string, Database.Statement>, q: string) => {
-    const expr = matchAllExpr(parseSearchQuery(q), null);
+    const expr = ftsAnyExpr(q);
     for (const s of stmts.values()) s.all(expr);
   };
   return {
     rare: async (q) => run(rare, q),
     newest: async (q) => run(newest, q),
     window: async (q) => run(window, q),
-    newestIn: async (q, connectionId) => newestIn.all(matchAllExpr(parseSearchQuery(q), null), connectionId),
+    newestIn: async (q, connectionId) => newestIn.all(ftsAnyExpr(q), connectionId),
     close: async () => {
       db.close();
     },
@@ -87,23 +104,28 @@ export function postgresFloors(at: { url: string; schema: string }): Floors {
     m.streams.map((s) => ({ name: s.name, fields: s.query?.search ?? [] })),
   );
   return {
-    // Exact ts_rank_cd top-10 over the per-field vectors (the pre-change ranking).
+    // Exact ts_rank_cd top-10 over the per-field vectors, every match of any word.
     rare: (q) =>
       pool.query(
         `SELECT rid, sum(ts_rank_cd(tsv, $1::tsquery)) AS s FROM search_docs WHERE tsv @@ $1::tsquery
          GROUP BY rid ORDER BY s DESC LIMIT 10`,
         [
-          parseSearchQuery(q)
-            .map((t) => (t.kind === "word" ? `'${t.text}'` : ""))
-            .join(" & "),
+          positiveClauses(parseSearchQuery(q))
+            .map((c) => clauseQuery(c.match))
+            .join(" | "),
         ],
       ),
-    // The newest 10 matches per stream from the lexeme rows.
+    // The newest 10 matches of any word per stream from the lexeme rows.
     newest: async (q) => {
       for (const s of streams) {
         await pool.query(
           "SELECT rid FROM search_lex WHERE stream = $1 AND tsv @@ $2::tsquery ORDER BY rid DESC LIMIT 10",
-          [s.name, taggedAllQuery(parseSearchQuery(q), s.fields)],
+          [
+            s.name,
+            positiveClauses(parseSearchQuery(q))
+              .map((c) => taggedClause(c.match, s.fields))
+              .join(" | "),
+          ],
         );
       }
     },
@@ -188,16 +210,27 @@ async function benchOne(
         target: backend === "sqlite" ? "p50 ≤ 5 ms" : "p50 ≤ 10 ms",
         run: (i) => get(RARE[i % RARE.length]),
         floor: (i) => floors.rare(RARE[i % RARE.length]),
-        floorName: backend === "sqlite" ? "exact bm25 top-10" : "exact ts_rank_cd top-10",
+        floorName:
+          backend === "sqlite" ? "exact bm25() over every match" : "exact ts_rank_cd over every match",
+        search: true,
+      },
+      {
+        scenario: "search natural language 5–20 words",
+        target: backend === "sqlite" ? "p50 ≤ 10 ms, p95 ≤ 50 ms" : "p95 ≤ 100 ms",
+        run: (i) => get(NATURAL[i % NATURAL.length]),
+        floor: (i) => floors.rare(NATURAL[i % NATURAL.length]),
+        floorName:
+          backend === "sqlite" ? "exact bm25() over every match" : "exact ts_rank_cd over every match",
         search: true,
       },
       {
         scenario: "search common 1–3 terms",
-        target: backend === "sqlite" ? "p95 ≤ 50 ms" : "p95 ≤ 100 ms",
+        target: backend === "sqlite" ? "p95 ≤ 20 ms" : "p95 ≤ 100 ms",
         run: (i) => get(COMMON[i % COMMON.length]),
-        floor: (i) => floors.newest(COMMON[i % COMMON.length]),
-        floorName: "newest 10 matches",
-        second: window && { name: "window 10k + 10k counted", fn: (i) => window(COMMON[i % COMMON.length]) },
+        floor: (i) => floors.rare(COMMON[i % COMMON.length]),
+        floorName:
+          backend === "sqlite" ? "exact bm25() over every match" : "exact ts_rank_cd over every match",
+        second: { name: "newest 10 matches", fn: (i) => floors.newest(COMMON[i % COMMON.length]) },
         search: true,
       },
       {
@@ -210,7 +243,7 @@ async function benchOne(
             ? floors.newestIn(COMMON[i % COMMON.length], work as string)
             : floors.newest(COMMON[i % COMMON.length]),
         floorName: backend === "sqlite" ? "newest 10 mail matches of the connection" : "newest 10 matches",
-        second: window && { name: "window 10k + 10k counted", fn: (i) => window(COMMON[i % COMMON.length]) },
+        second: window && { name: "newest 20k counted", fn: (i) => window(COMMON[i % COMMON.length]) },
         search: true,
       },
       {

@@ -40,6 +40,7 @@ const streamSchema = z.strictObject({
   query: z
     .strictObject({
       search: fieldList.optional(),
+      search_weights: z.record(fieldPath, z.number().gt(0).max(100)).optional(),
       exact_filters: fieldList.optional(),
       range_filters: z.record(fieldPath, z.array(rangeOp).min(1)).optional(),
       aggregations: z
@@ -88,6 +89,9 @@ function streamProblems(stream: StreamDef, at: string): string[] {
   const q = stream.query ?? {};
   for (const f of q.search ?? [])
     need(f, "query.search", [(s) => s.type === "string" || s.type === "array", "must be text"]);
+  for (const f of Object.keys(q.search_weights ?? {}))
+    if (!(q.search ?? []).includes(f))
+      problems.push(`${at}.query.search_weights: field '${f}' is not in query.search`);
   for (const f of q.exact_filters ?? [])
     need(f, "query.exact_filters", [(s) => s.type !== "object", "must not be an object"]);
   for (const f of Object.keys(q.range_filters ?? {})) {

@@ -23,6 +23,8 @@ export interface FieldSchema {
 
 export interface StreamQueryCapabilities {
   search?: string[];
+  /** Ranking weight per search field (default: 2 for the title field, 1 otherwise). */
+  search_weights?: Record<string, number>;
   exact_filters?: string[];
   range_filters?: Record<string, RangeOp[]>;
   aggregations?: {

@@ -1,36 +1,25 @@
 // Search snippets: a short window of source text centred on the first match, HTML-escaped, with
-// balanced <mark>…</mark> around matched words (token rules of core/search-query.ts).
-import type { SearchTerm } from "./search-query.js";
+// balanced <mark>…</mark> around matched words — matched by their index terms
+// (core/search-analysis.ts), so stemmed and diacritic-folded forms are highlighted too.
+import { type AnalyzedToken, analyzeTokens, foldWord } from "./search-analysis.js";
+import { type ClauseMatch, positiveClauses, type SearchClause, termMatches } from "./search-query.js";
 
-const WORD_RE = /[\p{L}\p{M}\p{N}]+/gu;
 const ELLIPSIS = "…";
 
-interface Token {
-  start: number; // UTF-16 index
-  end: number;
-  word: string; // lowercased
-}
+type Token = AnalyzedToken;
 
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  for (const m of text.matchAll(WORD_RE)) {
-    tokens.push({ start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() });
-  }
-  return tokens;
-}
-
-/** Indexes of tokens matched by any term (every word of an occurring phrase is matched). */
-function matchedTokenIndexes(tokens: Token[], terms: SearchTerm[]): Set<number> {
+/** Indexes of tokens matched by any positive clause (every word of an occurring phrase). */
+function matchedTokenIndexes(tokens: Token[], matches: ClauseMatch[]): Set<number> {
   const matched = new Set<number>();
-  for (const term of terms) {
-    if (term.kind !== "phrase") {
+  for (const match of matches) {
+    if (match.kind !== "phrase") {
       tokens.forEach((t, i) => {
-        if (term.kind === "word" ? t.word === term.text : t.word.startsWith(term.text)) matched.add(i);
+        if (termMatches(match, t.term)) matched.add(i);
       });
     } else {
-      const n = term.words.length;
+      const n = match.terms.length;
       for (let i = 0; i + n <= tokens.length; i++) {
-        if (term.words.every((w, k) => tokens[i + k].word === w))
+        if (match.terms.every((w, k) => tokens[i + k].term === w))
           for (let k = 0; k < n; k++) matched.add(i + k);
       }
     }
@@ -39,28 +28,42 @@ function matchedTokenIndexes(tokens: Token[], terms: SearchTerm[]): Set<number> 
 }
 
 /**
- * A necessary condition for `term` to occur: a token matching it is a substring of the text, and
- * lowercasing the whole text lowercases each token as it does alone (tokens are maximal runs of
- * letters, marks and digits, so the one context rule, final sigma, sees the same neighbours).
- * Far cheaper than tokenising a long text that holds none of the terms.
+ * A substring a folded token must contain for its term to be `term`: a Porter2 stem keeps the
+ * word's letters but for its last (happy → happi) and, in three-letter exceptions, its second
+ * (dying → die), so the term less its last letter, or its first letter when that leaves ≤ 2.
  */
-function mayOccur(lowered: string, term: SearchTerm): boolean {
-  return term.kind === "phrase" ? term.words.every((w) => lowered.includes(w)) : lowered.includes(term.text);
+function keyOf(term: string): string {
+  return term.length <= 3 ? term.slice(0, 1) : term.slice(0, -1);
 }
 
-/** True when at least one term occurs in the text (a field's membership in matched_fields). */
-export function matchesTerms(text: string, terms: SearchTerm[]): boolean {
-  const lowered = text.toLowerCase();
-  if (!terms.some((term) => mayOccur(lowered, term))) return false;
-  return matchedTokenIndexes(tokenize(text), terms).size > 0;
+/**
+ * A necessary condition for a clause to occur in a text, on the whole text folded at once
+ * (lowercasing and stripping diacritics per token agree with doing it to the whole text: tokens
+ * are maximal runs of letters, marks and digits). Far cheaper than tokenising a long text that
+ * holds none of the clauses.
+ */
+function mayOccur(folded: string, match: ClauseMatch): boolean {
+  if (match.kind === "term") return folded.includes(keyOf(match.term));
+  if (match.kind === "prefix") return match.prefixes.some((p) => folded.includes(keyOf(p)));
+  return match.terms.every((t) => folded.includes(keyOf(t)));
 }
 
-/** True when every term occurs in the text. */
-export function matchesAllTerms(text: string, terms: SearchTerm[]): boolean {
-  const lowered = text.toLowerCase();
-  if (!terms.every((term) => mayOccur(lowered, term))) return false;
-  const tokens = tokenize(text);
-  return terms.every((term) => matchedTokenIndexes(tokens, [term]).size > 0);
+function positiveMatches(clauses: SearchClause[]): ClauseMatch[] {
+  return positiveClauses(clauses).map((c) => c.match);
+}
+
+/** True when at least one positive clause occurs in the text (a field's membership in matched_fields). */
+export function matchesTerms(text: string, clauses: SearchClause[]): boolean {
+  return analyzeText(text, clauses).matches;
+}
+
+/** True when every positive clause occurs in the text. */
+export function matchesAllTerms(text: string, clauses: SearchClause[]): boolean {
+  const matches = positiveMatches(clauses);
+  const folded = foldWord(text);
+  if (!matches.every((m) => mayOccur(folded, m))) return false;
+  const tokens = analyzeTokens(text);
+  return matches.every((m) => matchedTokenIndexes(tokens, [m]).size > 0);
 }
 
 function escapeHtml(text: string): string {
@@ -95,23 +98,24 @@ function snapWindow(text: string, start: number, end: number, anchor: { start: n
  */
 export function buildSnippet(
   text: string,
-  terms: SearchTerm[],
+  clauses: SearchClause[],
   options: { maxChars?: number } = {},
 ): string | null {
-  return analyzeText(text, terms).snippet(options);
+  return analyzeText(text, clauses).snippet(options);
 }
 
 const NO_MATCH = { matches: false, snippet: () => null };
 
-/** A text tokenised once for a term set: whether any term occurs, and its snippet on demand. */
+/** A text tokenised once for a clause set: whether any positive clause occurs, and its snippet on demand. */
 export function analyzeText(
   text: string,
-  terms: SearchTerm[],
+  clauses: SearchClause[],
 ): { matches: boolean; snippet: (options?: { maxChars?: number }) => string | null } {
-  const lowered = text.toLowerCase();
-  if (!terms.some((term) => mayOccur(lowered, term))) return NO_MATCH;
-  const tokens = tokenize(text);
-  const matched = matchedTokenIndexes(tokens, terms);
+  const matches = positiveMatches(clauses);
+  const folded = foldWord(text);
+  if (!matches.some((m) => mayOccur(folded, m))) return NO_MATCH;
+  const tokens = analyzeTokens(text);
+  const matched = matchedTokenIndexes(tokens, matches);
   return {
     matches: matched.size > 0,
     snippet: (options = {}) => snippetOf(text, { tokens, matched, maxChars: options.maxChars ?? 240 }),

@@ -19,10 +19,12 @@
 // - Match windows: first case-insensitive (Unicode simple case folding) occurrence of q;
 //   window [max(0, m-before), min(size, m_end+after)); not found → match null and the window
 //   [0, min(size, before+after)).
-// - Search: a record matches when every term occurs in the union of its granted search fields
-//   (tokens from core/search-query wordsOf rules; prefix terms match token prefixes). Order:
-//   score desc, time desc (nulls last; only where the grant shows the time_field), connection_id,
-//   stream, record_id. Snippets come from
+// - Search: index terms of core/search-analysis.ts; a record matches when its granted search
+//   fields hold every required clause, no excluded one, and some optional one (any when none is
+//   required); a clause is a term, a prefix of index terms, or a phrase within one field. Each
+//   positive clause's visible matches, newest first (insertion order), are the primitive
+//   core/search-ranking.ts ranks from. Order: score desc, time desc (nulls last; only where the
+//   grant shows the time_field), connection_id, stream, record_id. Snippets come from
 //   core/snippet.ts over granted fields only.
 // - Aggregates: `count` without field counts records; with a field, non-null values. group_by on
 //   an array field groups by element. Groups: value desc then key asc; group_by_time: the most
@@ -32,7 +34,7 @@ import type { Grant, StreamScope } from "../core/grant.js";
 import type { Catalog } from "../core/grant-scope.js";
 import type { Manifest, RangeOp } from "../core/manifest.js";
 import type { ThrottleState } from "../core/rate-limit.js";
-import type { SearchTerm } from "../core/search-query.js";
+import type { SearchClause } from "../core/search-query.js";
 
 export interface Connection {
   connection_id: string;
@@ -175,11 +177,11 @@ export interface AggregateResult {
 }
 
 export interface SearchQuery {
-  terms: SearchTerm[];
+  clauses: SearchClause[];
   conditions: FieldCondition[]; // only with exactly one scope
   limit: number;
   offset: number;
-  /** Rank exactly when at most this many records match; otherwise over the newest this many. */
+  /** How many candidates are scored (core/search-ranking.ts): every match when at most this many. */
   rankWindow: number;
 }
 
@@ -205,6 +207,8 @@ export interface SearchResult {
   hits: StoredSearchHit[];
   hasMore: boolean;
   recall: { complete: boolean; rankingScope: "all_matches" | "candidate_window"; matchedEstimate?: number };
+  /** Positive clauses (as written) that no visible record holds. */
+  unmatched: string[];
 }
 
 // ------------------------------------------------------------------------------ grants & log

@@ -1,6 +1,7 @@
 // Unit tests for search snippets and matched-term checks.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { analyzeTerms } from "../../src/core/search-analysis.js";
 import { parseSearchQuery } from "../../src/core/search-query.js";
 import { buildSnippet, matchesAllTerms, matchesTerms } from "../../src/core/snippet.js";
 
@@ -18,6 +19,13 @@ test("buildSnippet marks matched words and escapes the source", () => {
     "the <mark>quick</mark> <mark>brown</mark> fox, brown dog",
   );
   assert.equal(buildSnippet("nothing here", parseSearchQuery("cheese")), null);
+  // Stemmed and diacritic-folded forms are highlighted as they stand in the source.
+  assert.equal(
+    buildSnippet("The orbits of Café Moons", parseSearchQuery("orbit cafe moon")),
+    "The <mark>orbits</mark> of <mark>Café</mark> <mark>Moons</mark>",
+  );
+  // Excluded words are never marked.
+  assert.equal(buildSnippet("red and blue", parseSearchQuery("red -blue")), "<mark>red</mark> and blue");
 });
 
 test("buildSnippet centres a window on the first match with ellipses", () => {
@@ -58,6 +66,15 @@ test("the substring pre-check never changes an answer: random texts and terms ag
     "SS",
     "tax",
     "Tax-refund",
+    "dying",
+    "Die",
+    "skies",
+    "sky",
+    "happy",
+    "happiness",
+    "flies",
+    "Running",
+    "the",
   ];
   const SEPARATORS = [" ", ", ", "\n", "-", "…", "/"];
   let seed = 20_261_124;
@@ -66,7 +83,7 @@ test("the substring pre-check never changes an answer: random texts and terms ag
     return seed % n;
   };
   const pick = <T>(xs: T[]) => xs[next(xs.length)];
-  const tokens = (text: string) => [...text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map((m) => m[0].toLowerCase());
+  const tokens = (text: string) => analyzeTerms(text);
   for (let i = 0; i < 2_000; i++) {
     const text = Array.from({ length: 1 + next(8) }, () => pick(WORDS) + pick(SEPARATORS)).join("");
     const queryWords = Array.from({ length: 1 + next(2) }, () => pick(WORDS));
@@ -76,12 +93,12 @@ test("the substring pre-check never changes an answer: random texts and terms ag
         : queryWords.map((w) => (next(3) === 0 ? `${w.slice(0, 3)}*` : w)).join(" ");
     const terms = parseSearchQuery(query);
     const have = tokens(text);
-    const occurs = terms.map((t) =>
-      t.kind === "word"
-        ? have.includes(t.text)
+    const occurs = terms.map(({ match: t }) =>
+      t.kind === "term"
+        ? have.includes(t.term)
         : t.kind === "prefix"
-          ? have.some((w) => w.startsWith(t.text))
-          : have.some((_, k) => t.words.every((w, j) => have[k + j] === w)),
+          ? have.some((w) => t.prefixes.some((p) => w.startsWith(p)))
+          : have.some((_, k) => t.terms.every((w, j) => have[k + j] === w)),
     );
     assert.equal(matchesTerms(text, terms), occurs.some(Boolean), `${query} in ${JSON.stringify(text)}`);
     assert.equal(matchesAllTerms(text, terms), occurs.every(Boolean), `${query} in ${JSON.stringify(text)}`);

@@ -38,7 +38,8 @@ for (const backend of testBackends()) {
   test(`MCP grant leak property test on ${backend.name} (seed ${SEED})`, async (t) => {
     const opened = await backend.open();
     try {
-      const h = await openHarness(opened.store);
+      // Every match ranked, so paging reaches the whole hit set the model predicts.
+      const h = await openHarness(opened.store, { searchRankWindow: 10_000 });
       const ds = buildDataset(createRng(SEED));
       await loadDataset(h, ds);
       const donorUris = await mintDonorUris(h, { ds, rng: createRng(SEED ^ 0x5bd1e995) });

@@ -12,18 +12,13 @@
 // in W' only. Both worlds share their secrets and a mocked clock, so cursors and emitted_at are
 // comparable.
 // Seed: PDPP_NI_SEED. Pairs: PDPP_NI_WORLDS × PDPP_NI_GRANTS × PDPP_NI_SEQUENCES (defaults ≥ 1,000).
-// On SQLite, three world pairs in four open their stores with tiny search thresholds
-// (search-tuning.ts) so that worlds of a few dozen records take the branches a 1M-record store
-// takes (field probes, the time-index walk and its guard, the top score level, the capped older
-// count); the fourth keeps the deployed thresholds. PDPP_NI_SMALL_WINDOWS=off|all changes that share.
+// Search ranks with BM25 from statistics over visible data (core/search-ranking.ts); world pairs
+// draw a rank window of 3, 8 or 10,000, so worlds of a few dozen records take both plans (every
+// match scored, and the rare-first candidate window with clauses past the enumeration limit), and
+// queries mix optional words, stems, stopwords, +required, -excluded, prefixes and phrases.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import type { SearchTuning } from "../../src/store/sqlite/search-tuning.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { type TestBackend, testBackends } from "../helpers/backends.js";
+import { testBackends } from "../helpers/backends.js";
 import {
   type Call,
   type CallContext,
@@ -42,39 +37,6 @@ const SEED = seedFromEnv("PDPP_NI_SEED", 20_261_123);
 const WORLDS = Number(process.env.PDPP_NI_WORLDS ?? 12);
 const GRANTS = Number(process.env.PDPP_NI_GRANTS ?? 12);
 const SEQUENCES = Number(process.env.PDPP_NI_SEQUENCES ?? 14);
-const SMALL_WINDOWS = process.env.PDPP_NI_SMALL_WINDOWS ?? "most";
-
-/**
- * Search thresholds small enough for NI worlds (a stream holds 3–40 records): windows of a record
- * or two are scored row by row, larger ones take the probes and the walk, whose guard (stream rows
- * at or after the page's oldest time) passes or trips, and the older count reaches its cap. Drawn
- * from their own generator so the worlds, grants and calls stay those of the seed.
- */
-function smallTuning(rng: Rng): SearchTuning {
-  return {
-    walkMinWindow: rng.pick([0, 1, 2, 4]),
-    walkLimit: rng.pick([2, 8, 20, 50]),
-    estimateExtra: rng.pick([1, 2, 5]),
-  };
-}
-
-/** SQLite stores opened with the given search thresholds. */
-function sqliteWithTuning(tuning: SearchTuning): TestBackend {
-  return {
-    name: "sqlite",
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), "pdpp-ni-"));
-      const store = await openSqliteStore({ path: join(dir, "pdpp.db"), searchTuning: tuning });
-      return {
-        store,
-        async cleanup() {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  };
-}
 
 /**
  * Search fixes of issue 8 (findings 2, 3, 5, and T1: ties not broken by an ungranted time) that are in main. A world pair
@@ -187,7 +149,6 @@ for (const backend of testBackends()) {
       followed: 0,
       live: {} as Record<string, number>,
       searchSkippedWorlds: 0,
-      smallWindowWorlds: 0,
       byKind: {} as Record<string, number>,
     };
     for (let wi = 0; wi < WORLDS; wi++) {
@@ -198,13 +159,8 @@ for (const backend of testBackends()) {
       const search = needs.every((n) => fixed.has(n));
       if (!search) stats.searchSkippedWorlds += 1;
       const clock = (ms: number) => t.mock.timers.setTime(ms);
-      const small =
-        backend.name === "sqlite" && (SMALL_WINDOWS === "all" || (SMALL_WINDOWS === "most" && wi % 4 !== 3));
-      const tuning = small ? smallTuning(createRng((SEED ^ Math.imul(wi + 1, 0x85ebca6b)) >>> 0)) : null;
-      if (tuning) stats.smallWindowWorlds += 1;
-      const worldBackend = tuning ? sqliteWithTuning(tuning) : backend;
-      const w = await openWorld(worldBackend, { steps: pair.w, rankWindow: pair.rankWindow, clock });
-      const wp = await openWorld(worldBackend, {
+      const w = await openWorld(backend, { steps: pair.w, rankWindow: pair.rankWindow, clock });
+      const wp = await openWorld(backend, {
         steps: pair.wPrime,
         rankWindow: pair.rankWindow,
         clock,
@@ -238,7 +194,7 @@ for (const backend of testBackends()) {
               if (follow) stats.followed += 1;
               if (a.text !== b.text) {
                 failures.push(
-                  `[seed ${SEED}, world pair #${wi} kinds=${pair.kinds.join(",")} hide=${JSON.stringify(pair.hide)} rank_window=${pair.rankWindow}${tuning ? ` search_tuning=${JSON.stringify(tuning)}` : ""}, grant #${g} ${JSON.stringify(body)}, sequence #${s} step ${step}] ${describeCall(call)}\n${firstDifference(a.text, b.text)}`,
+                  `[seed ${SEED}, world pair #${wi} kinds=${pair.kinds.join(",")} hide=${JSON.stringify(pair.hide)} rank_window=${pair.rankWindow}, grant #${g} ${JSON.stringify(body)}, sequence #${s} step ${step}] ${describeCall(call)}\n${firstDifference(a.text, b.text)}`,
                 );
                 break;
               }
@@ -254,7 +210,7 @@ for (const backend of testBackends()) {
         await wp.close();
       }
     }
-    const line = `${backend.name}: seed ${SEED}, ${stats.pairs} (W, W', grant, call sequence) pairs over ${WORLDS} world pairs, ${stats.calls} calls compared (${stats.followed} followed cursors/bookmarks/URIs), search skipped in ${stats.searchSkippedWorlds} world pairs, ${stats.smallWindowWorlds} with small search windows (fixes in main: ${[...fixed].join(",") || "none"}), kinds ${JSON.stringify(stats.byKind)}, writes between reads ${JSON.stringify(stats.live)}`;
+    const line = `${backend.name}: seed ${SEED}, ${stats.pairs} (W, W', grant, call sequence) pairs over ${WORLDS} world pairs, ${stats.calls} calls compared (${stats.followed} followed cursors/bookmarks/URIs), search skipped in ${stats.searchSkippedWorlds} world pairs (fixes in main: ${[...fixed].join(",") || "none"}), kinds ${JSON.stringify(stats.byKind)}, writes between reads ${JSON.stringify(stats.live)}`;
     t.diagnostic(line);
     console.log(`noninterference ${line}`);
     assert.equal(failures.length, 0, `${failures.length} differences:\n${failures.slice(0, 8).join("\n\n")}`);

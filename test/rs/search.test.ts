@@ -46,14 +46,15 @@ for (const backend of testBackends()) {
       );
     });
 
-    it("ANDs words, matches phrases and prefixes, and takes streams repeated", async () => {
+    it("ranks optional words, requires +words, matches phrases and prefixes, takes streams repeated", async () => {
       const ids = async (q: string, extra = "") => {
         const r = await fx.call(`/v1/search?q=${encodeURIComponent(q)}&limit=100${extra}`);
         assert.equal(r.status, 200, r.text);
         return r.json.data.map((h: { id: string }) => h.id).sort();
       };
       // a0 and b0 carry the long body (no "budget"); every other message says budget somewhere.
-      assert.equal((await ids("quarterly budget")).length, 25);
+      assert.equal((await ids("+quarterly +budget")).length, 25);
+      assert.equal((await ids("quarterly budget")).length, 27);
       assert.equal((await ids("quarterly")).length, 27);
       assert.equal((await ids('"quarterly report"')).length, 21);
       assert.equal((await ids('"report quarterly"')).length, 0);

@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import type { StreamScope } from "../../src/core/grant.js";
 import type { Manifest } from "../../src/core/manifest.js";
+import { parseSearchQuery } from "../../src/core/search-query.js";
 import { bucketKey } from "../../src/core/time-buckets.js";
 import { MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
@@ -205,20 +206,21 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
     );
     await client.end();
     assert.ok(parts.rows[0].parts > 1);
-    const run = async (terms: { kind: "word"; text: string }[]) =>
+    const run = async (q: string) =>
       (
         await store.search([scopeOf([conn])], {
-          terms,
+          clauses: parseSearchQuery(q),
           conditions: [],
           limit: 10,
           offset: 0,
           rankWindow: 100,
         })
       ).hits.map((h) => h.recordId);
-    const w = (text: string) => ({ kind: "word" as const, text });
-    assert.deepEqual(await run([w("w0x"), w("w59999x")]), ["wide"]);
-    assert.deepEqual((await run([w("w0x")])).sort(), ["narrow", "wide"]);
-    assert.deepEqual(await run([w("w0x"), w("nothere")]), []);
+    assert.deepEqual(await run("+w0x +w59999x"), ["wide"]);
+    assert.deepEqual((await run("w0x w59999x")).sort(), ["narrow", "wide"]);
+    assert.deepEqual((await run("w0x")).sort(), ["narrow", "wide"]);
+    assert.deepEqual(await run("+w0x +nothere"), []);
+    assert.deepEqual(await run("w0x -w59999x"), ["narrow"]);
   });
 
   test("a NUL character is rejected per op, not a failed batch", async () => {
@@ -239,7 +241,7 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
     ]);
     const scope = scopeOf([connectionId]);
     const hit = await store.search([scope], {
-      terms: [{ kind: "word", text: "cafe\u0301" }],
+      clauses: parseSearchQuery("cafe\u0301"),
       conditions: [],
       limit: 10,
       offset: 0,
@@ -250,7 +252,7 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
       ["mark"],
     );
     const quoted = await store.search([scope], {
-      terms: [{ kind: "prefix", text: "quot" }],
+      clauses: parseSearchQuery("quot*"),
       conditions: [],
       limit: 10,
       offset: 0,

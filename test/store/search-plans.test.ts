@@ -134,7 +134,18 @@ describe("Postgres search plans answer exactly as SQLite", { skip: postgres ? fa
     ["body only", (w) => scope(w, { fields: ["message_id", "sent_at", "body"] })],
     ["time range", (w) => scope(w, { since: "2024-01-10T00:00:00.000Z", until: "2024-02-15T00:00:00.000Z" })],
   ];
-  const queries = ["common", "common alpha", "middling", "scarce", "comm*", '"alpha beta" common', "absent"];
+  const queries = [
+    "common",
+    "common alpha",
+    "middling",
+    "scarce",
+    "comm*",
+    '"alpha beta" common',
+    "absent",
+    "what is the scarce middling body about",
+    "+middling common -scarce",
+    '+common -"plain subject"',
+  ];
   const windows = [
     { rankWindow: 10_000, limit: 10, offset: 0 },
     { rankWindow: 100, limit: 10, offset: 0 },
@@ -149,7 +160,7 @@ describe("Postgres search plans answer exactly as SQLite", { skip: postgres ? fa
         for (const w of windows) {
           // Connection ids derive from (connector, label), so they are the same in both stores.
           const ask = (world: World) =>
-            world.store.search([scopeFor(world)], { terms: parseSearchQuery(q), conditions: [], ...w });
+            world.store.search([scopeFor(world)], { clauses: parseSearchQuery(q), conditions: [], ...w });
           const expected = comparable(await ask(lite));
           assert.deepEqual(comparable(await ask(pg)), expected, `${name} / ${q} / ${JSON.stringify(w)}`);
           hits += expected.hits.length;

@@ -70,6 +70,9 @@ export function renderSearchText(
     `next_cursor=${envelope.next_cursor ?? "null"}`,
   ];
   if (rows.length > 0) summary.push(`first_fetch_id=${rows[0].id}`);
+  const unmatched = envelope.meta.unmatched_terms;
+  if (rows.length === 0 && Array.isArray(unmatched) && unmatched.length > 0)
+    summary.push(`no visible record holds: ${unmatched.map((t) => clipBytes(String(t), 40)).join(", ")}`);
   const mix = sourceMix(rows);
   if (mix) summary.push(`source_mix=${mix}`);
   if (options.reducedLimit !== undefined)
@@ -77,7 +80,7 @@ export function renderSearchText(
   const recall = envelope.meta.recall;
   if (recall && !recall.complete)
     summary.push(
-      "recall incomplete: ranked over the newest matches; narrow with streams, filter or a time range",
+      "recall incomplete: ranked the best candidates (rarest words first); narrow with streams, filter or a time range",
     );
   const head = summary.join(" · ");
   const tail = "fetch a hit by passing its id as-is; pass connection_id only when it is shown separately";

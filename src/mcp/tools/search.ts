@@ -100,7 +100,7 @@ export const searchTool = defineTool({
   name: "search",
   title: "Search records",
   description:
-    "Full-text search over every granted stream (or streams), merged across connections; limit counts merged hits. Each hit has an id to pass as-is to fetch (it already names its connection), a title, source, time and a snippet with <mark> highlights. filter needs exactly one stream. Page with cursor=next_cursor.",
+    'Search every granted stream (or streams), merged across connections; limit counts merged hits. Ask as written: words optional, ranked (BM25, English stems); "phrase", prefix*, +required, -excluded. Each hit: an id to pass as-is to fetch, title, source, time, <mark>ed snippet. filter needs exactly one stream. Page: cursor=next_cursor.',
   annotations: READ_ONLY_ANNOTATIONS,
   inputSchema,
   outputSchema: z.object({

@@ -5,6 +5,9 @@
 // - Without `streams`, every visible stream that declares search fields is searched; `streams`
 //   takes repeated or comma-separated names, each one 404 stream_not_found when hidden.
 // - A `q` with no searchable word (e.g. `***` or `""`) answers an empty list with complete recall.
+// - `meta.unmatched_terms` (only when non-empty, with hits or without): the query's optional and
+//   required words (as written, folded) that no visible record holds in a granted search field.
+// - Ranking (core/search-ranking.ts) scores at most DEFAULT_RANK_WINDOW candidates; pages end there.
 // - Cursors are offsets into the merged ranking, bound to q, streams, connection_id, filters and
 //   bearer; paging stops at 10,000 hits (has_more false past it).
 // - `meta.recall` is exactly `{complete:true, ranking_scope:"all_matches"}` or `{complete:false,
@@ -37,7 +40,7 @@ import {
   visibleTime,
 } from "../render.js";
 
-export const DEFAULT_RANK_WINDOW = 10_000;
+export const DEFAULT_RANK_WINDOW = 100;
 /** Deepest offset a search cursor may reach (keeps deep paging from scanning without bound). */
 const MAX_SEARCH_OFFSET = 10_000;
 
@@ -126,12 +129,17 @@ export function registerSearch(app: Hono<RsEnv>): void {
       }
       offset = payload.o as number;
     }
-    const terms = parseSearchQuery(q);
-    const empty = terms.length === 0 || scopes.length === 0;
-    const result = empty
-      ? { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" as const } }
+    const clauses = parseSearchQuery(q);
+    const empty = clauses.length === 0 || scopes.length === 0;
+    const result: SearchResult = empty
+      ? {
+          hits: [],
+          hasMore: false,
+          recall: { complete: true, rankingScope: "all_matches" },
+          unmatched: clauses.filter((c) => c.occur !== "not").map((c) => c.text),
+        }
       : await deps.store.search(scopes, {
-          terms,
+          clauses,
           conditions,
           limit,
           offset,
@@ -152,7 +160,11 @@ export function registerSearch(app: Hono<RsEnv>): void {
       data: hits,
       has_more: hasMore,
       next_cursor: hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null,
-      meta: { warnings, recall },
+      meta: {
+        warnings,
+        recall,
+        ...(result.unmatched.length > 0 ? { unmatched_terms: result.unmatched } : {}),
+      },
     };
     return sendJson(c, body, { records: body.data.length });
   });

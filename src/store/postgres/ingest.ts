@@ -152,7 +152,12 @@ export async function applyBatch(
     await writeRecords(client, {
       stream,
       connectionId: target.connectionId,
-      writes: [...finalWrites.values()].sort((a, b) => a.slot - b.slot),
+      // New rows take their ids in the order of each record's first change, as SQLite inserts them:
+      // search ranks "newest" by insertion id on both stores (core/search-ranking.ts).
+      writes: [...finalWrites.values()].sort(
+        (a, b) =>
+          (changes.get(a.recordId)?.[0].slot ?? a.slot) - (changes.get(b.recordId)?.[0].slot ?? b.slot),
+      ),
       versionSlots,
       searchFields,
       existed,

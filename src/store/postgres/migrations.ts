@@ -3,12 +3,15 @@ import type pg from "pg";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
 import { inTransaction } from "./pool.js";
+import { reindexAllStreams } from "./search-write.js";
 import { THROTTLES_TABLE_SQL } from "./throttles.js";
 
 interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Work after the SQL, in the same transaction. */
+  run?: (client: pg.PoolClient) => Promise<void>;
 }
 
 // Append only: a released migration is never edited. Record ids, streams, connection ids and ISO
@@ -357,6 +360,14 @@ INSERT INTO stream_counts (connection_id, stream, live)
     // Sign-in backoff and OAuth rate windows, shared by every worker and instance on this database.
     sql: THROTTLES_TABLE_SQL,
   },
+  {
+    version: 14,
+    name: "search_analyzed",
+    // Issue 18: search rows hold pdpp's analysed terms (core/search-analysis.ts: stems, folded
+    // diacritics) instead of lowercased words; every stream is indexed again.
+    sql: "",
+    run: reindexAllStreams,
+  },
 ];
 
 /**
@@ -375,7 +386,8 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (done.has(migration.version)) continue;
-      await client.query(migration.sql);
+      if (migration.sql) await client.query(migration.sql);
+      await migration.run?.(client);
       await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
         migration.version,
         migration.name,

@@ -4,16 +4,26 @@
 import { windowMeta } from "../../core/canonical-json.js";
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
-import type { SearchTerm } from "../../core/search-query.js";
+import { positiveClauses, type SearchClause } from "../../core/search-query.js";
 import { buildSnippet } from "../../core/snippet.js";
 import { CHUNK_CHARS } from "../../core/text-chunks.js";
 import type { StoredSearchHit } from "../store.js";
 import type { Queryable } from "./pool.js";
-import type { Candidate, SearchRow } from "./search-candidates.js";
-import { anyTermQuery, grantedSearchFields } from "./search-sql.js";
+import { anyClauseQuery, grantedSearchFields } from "./search-sql.js";
 import { readTextPrefixes, type TextPrefix } from "./text-store.js";
 
 const MAX_SNIPPET_CHUNKS = 32;
+
+/** A ranked candidate that can reach the page, with what the full order needs. */
+export interface Candidate {
+  rid: string;
+  connection_id: string;
+  stream: string;
+  record_id: string;
+  time: string | null;
+  score: number;
+  scope: StreamScope;
+}
 const TITLE_CHARS = 512;
 
 type HitDetails = Pick<StoredSearchHit, "title" | "snippet" | "matchedFields" | "emittedAt">;
@@ -30,13 +40,13 @@ function displayText(value: unknown): string | null {
 }
 
 /** A snippet from chunks after the first (the first chunk is tried from the batch read). */
-async function laterChunkSnippet(db: Queryable, ref: { rid: string; path: string }, terms: SearchTerm[]) {
+async function laterChunkSnippet(db: Queryable, ref: { rid: string; path: string }, clauses: SearchClause[]) {
   const { rows } = await db.query<{ body: string }>(
     "SELECT body FROM text_chunks WHERE rid = $1 AND path = $2 AND seq >= 1 AND seq < $3 ORDER BY seq",
     [ref.rid, ref.path, MAX_SNIPPET_CHUNKS],
   );
   for (const row of rows) {
-    const snippet = buildSnippet(row.body, terms);
+    const snippet = buildSnippet(row.body, clauses);
     if (snippet !== null) return snippet;
   }
   return null;
@@ -75,7 +85,7 @@ function sliceChars(text: string, n: number): string {
 export async function pageDetails(
   db: Queryable,
   page: Candidate[],
-  terms: SearchTerm[],
+  clauses: SearchClause[],
 ): Promise<HitDetails[]> {
   if (page.length === 0) return [];
   const rids = page.map((c) => c.rid);
@@ -85,7 +95,7 @@ export async function pageDetails(
             (SELECT array_agg(DISTINCT d.field) FROM search_docs d
              WHERE d.rid = r.rid AND d.field = ANY($2::text[]) AND d.tsv @@ $3::tsquery) AS matched
      FROM records r WHERE r.rid = ANY($1::bigint[])`,
-    [rids, fields, anyTermQuery(terms)],
+    [rids, fields, anyClauseQuery(positiveClauses(clauses))],
   );
   const byRid = new Map(rows.map((r) => [r.rid, r]));
   // Text fields the page may need: matched ones (for snippets) and granted text titles.
@@ -97,55 +107,13 @@ export async function pageDetails(
     if (title && textFields.includes(title)) textPaths.add(title);
   }
   const texts = await readTextPrefixes(db, rids, { paths: [...textPaths], maxChars: CHUNK_CHARS });
-  return describeHits(db, page, terms, byRid, texts);
-}
-
-/** Text fields a page hit's title may be (search-candidates.ts searchSql reads them with the page). */
-export function titleTextFields(scopes: StreamScope[]): string[] {
-  const out = new Set<string>();
-  for (const s of scopes) {
-    const title = s.stream.title_field;
-    if (title && (s.stream.text_fields ?? []).includes(title)) out.add(title);
-  }
-  return [...out];
-}
-
-/**
- * Title, snippet and matched fields of each page hit from rows read with the candidates (one
- * statement, search-candidates.ts searchSql); null when a page hit was not described there.
- */
-export function describeFromRows(
-  db: Queryable,
-  page: Candidate[],
-  terms: SearchTerm[],
-  rows: SearchRow[],
-): Promise<HitDetails[]> | null {
-  const byRid = new Map<string, PageRow>();
-  const texts = new Map<string, Map<string, TextPrefix>>();
-  const inPage = new Set<string>();
-  for (const row of rows) {
-    if (!row.in_page) continue;
-    inPage.add(row.rid);
-    if (row.emitted_at === null || byRid.has(row.rid)) continue;
-    byRid.set(row.rid, {
-      rid: row.rid,
-      emitted_at: row.emitted_at,
-      payload: row.payload ?? {},
-      matched: row.matched,
-    });
-    const byPath = new Map<string, TextPrefix>();
-    for (const t of row.texts ?? [])
-      byPath.set(t.path, { sizeChars: Number(t.size), digest: t.digest, text: t.text ?? "" });
-    texts.set(row.rid, byPath);
-  }
-  if (!page.every((c) => inPage.has(c.rid))) return null;
-  return describeHits(db, page, terms, byRid, texts);
+  return describeHits(db, page, clauses, byRid, texts);
 }
 
 async function describeHits(
   db: Queryable,
   page: Candidate[],
-  terms: SearchTerm[],
+  clauses: SearchClause[],
   byRid: Map<string, PageRow>,
   texts: Map<string, Map<string, TextPrefix>>,
 ): Promise<HitDetails[]> {
@@ -165,14 +133,14 @@ async function describeHits(
       if ((scope.stream.text_fields ?? []).includes(field)) {
         const first = texts.get(c.rid)?.get(field);
         whole = first ? { sizeChars: first.sizeChars, digest: first.digest } : null;
-        text = first ? buildSnippet(first.text, terms) : null;
+        text = first ? buildSnippet(first.text, clauses) : null;
         if (text === null && first && first.sizeChars > CHUNK_CHARS)
-          text = await laterChunkSnippet(db, { rid: c.rid, path: field }, terms);
+          text = await laterChunkSnippet(db, { rid: c.rid, path: field }, clauses);
       } else {
         const value = getPath(row.payload, field);
         whole = windowMeta(value);
         const display = displayText(value);
-        text = display === null ? null : buildSnippet(display, terms);
+        text = display === null ? null : buildSnippet(display, clauses);
       }
       if (text !== null) {
         if (whole) snippet = { field, text, ...whole };

@@ -1,5 +1,7 @@
 // Builds the Postgres search rows of a record: one tsvector per (search field, token segment), made
-// from pdpp's own tokens (never Postgres' parser) so both stores split and fold words identically.
+// from pdpp's own index terms (core/search-analysis.ts, never Postgres' parser), so both stores
+// split, fold and stem words identically.
+import { analyzeTerms } from "../../core/search-analysis.js";
 
 /** Tokens per tsvector row; positions restart in each row. Postgres caps positions at 16,383. */
 export const SEGMENT_TOKENS = 4096;
@@ -7,9 +9,6 @@ export const SEGMENT_TOKENS = 4096;
 export const SEGMENT_OVERLAP = 64;
 /** Postgres refuses lexemes of 2,047 bytes or more; such "words" (base64 runs) are not indexed. */
 const MAX_LEXEME_BYTES = 2046;
-
-// The word rule of core/search-query.ts: letters, marks and digits form words, lowercased.
-const WORD_RE = /[\p{L}\p{M}\p{N}]+/gu;
 
 export interface SearchRow {
   field: string;
@@ -20,27 +19,6 @@ export interface SearchRow {
 /** Quote one lexeme for tsvector/tsquery input syntax: '…' with ' doubled and \ escaped. */
 export function quoteLexeme(word: string): string {
   return `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
-}
-
-/**
- * The readable text of a field value (for tokens and snippets): strings as they are, other
- * scalars as text, arrays and objects flattened in order — the same words sqlite/search-text.ts
- * indexes.
- */
-export function searchableTextRaw(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return value.map(searchableTextRaw).join(" ");
-  if (typeof value === "object") return Object.values(value).map(searchableTextRaw).join(" ");
-  return "";
-}
-
-function* wordsOf(text: string): Generator<string> {
-  for (const match of text.matchAll(WORD_RE)) {
-    const word = match[0].toLowerCase();
-    if (Buffer.byteLength(word, "utf8") <= MAX_LEXEME_BYTES) yield word;
-  }
 }
 
 function segmentLiteral(words: string[]): string {
@@ -65,7 +43,7 @@ export function searchRowsFor(field: string, text: string, lexemes?: Set<string>
   const flush = (): void => {
     rows.push({ field, seg: rows.length, tsv: segmentLiteral(window) });
   };
-  for (const word of wordsOf(text)) {
+  for (const word of analyzeTerms(text)) {
     lexemes?.add(word);
     window.push(word);
     if (window.length === SEGMENT_TOKENS) {

@@ -4,13 +4,8 @@
 import type pg from "pg";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import { getPath, setPath } from "../../core/projection.js";
-import {
-  lexemeParts,
-  type SearchRow,
-  searchableTextRaw,
-  searchRowsFor,
-  taggedLexeme,
-} from "./search-index.js";
+import { searchableText } from "../../core/search-analysis.js";
+import { lexemeParts, type SearchRow, searchRowsFor, taggedLexeme } from "./search-index.js";
 import { MAX_SEARCH_FIELDS } from "./search-sql.js";
 
 const BATCH = 2000;
@@ -52,7 +47,7 @@ export async function writeSearchRows(
     const lexemes = new Set<string>();
     for (const field of target.fields) {
       const words = new Set<string>();
-      for (const row of searchRowsFor(field, searchableTextRaw(getPath(data, field)), words))
+      for (const row of searchRowsFor(field, searchableText(getPath(data, field)), words))
         searchRows.push({ ...row, rid });
       for (const word of words) {
         const tagged = taggedLexeme(field, word);
@@ -108,6 +103,19 @@ export async function reindexChangedStreams(
     const after = searchFieldsOf(change.next.streams.find((s) => s.name === name));
     if (JSON.stringify(before) === JSON.stringify(after)) continue;
     await reindexStream(client, { connectorKey: change.next.connector_key, stream: name, fields: after });
+  }
+}
+
+/** Migration 14: every stream of every stored manifest indexed again (analysed terms). */
+export async function reindexAllStreams(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ body: string }>("SELECT body FROM manifests ORDER BY connector_key");
+  for (const row of rows) {
+    const manifest = JSON.parse(row.body) as Manifest;
+    for (const s of manifest.streams) {
+      const fields = searchFieldsOf(s);
+      if (fields.length > 0)
+        await reindexStream(client, { connectorKey: manifest.connector_key, stream: s.name, fields });
+    }
   }
 }
 

@@ -1,17 +1,31 @@
-// search on Postgres in one round trip: one statement ranks every scope's candidates (exactly over
-// every visible match up to rankWindow, else over the newest rankWindow, with honest recall, as
-// on SQLite; scores per core/search-ranking.ts), cuts the page and reads its details (title,
-// snippet, matched fields, and for projected grants the emitted_at their stamps show). Scopes are
-// merged here in the contract's order; should that page ever differ from the statement's, the
-// details are read again for it (search-hits.ts pageDetails).
+// search on Postgres: the primitives core/search-ranking.ts ranks from (search-candidates.ts: every
+// positive clause's visible matches in one statement, then the chosen candidates' keys and granted
+// texts), the ranking itself in shared code, and the page's details (search-hits.ts) — the same
+// answers as SQLite, bit for bit, for the same data and query.
 import type pg from "pg";
-import type { StreamScope } from "../../core/grant.js";
-import { matchedEstimate } from "../../core/search-ranking.js";
+import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
+import { getPath } from "../../core/projection.js";
+import { searchableText } from "../../core/search-analysis.js";
+import { positiveClauses } from "../../core/search-query.js";
+import {
+  type CandidateDoc,
+  type ClauseHits,
+  displayScore,
+  enumerateLimit,
+  fieldWeight,
+  planCandidates,
+  scoreCandidates,
+} from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
-import { type Candidate, type SearchRow, searchSql } from "./search-candidates.js";
-import { describeFromRows, pageDetails, titleTextFields } from "./search-hits.js";
-import { anyTermQuery, grantedSearchFields } from "./search-sql.js";
-import { anyProjected, observedStamp, observeHits, type StampFields } from "./seen-sql.js";
+import {
+  type CandidateDocRow,
+  type ClauseHitRow,
+  candidateDocsSql,
+  clauseHitsSql,
+} from "./search-candidates.js";
+import { type Candidate, pageDetails } from "./search-hits.js";
+import { grantedSearchFields } from "./search-sql.js";
+import { observeHits } from "./seen-sql.js";
 
 /** Byte order of UTF-8 strings (code-point order), as COLLATE "C" sorts in SQL. */
 function compareBytes(a: string, b: string): number {
@@ -34,88 +48,103 @@ function compareHits(a: Candidate, b: Candidate): number {
   );
 }
 
+/** The chosen candidates with their granted texts, in `rids` order (rows no scope sees are left out). */
+async function candidateDocs(
+  pool: pg.Pool,
+  scopes: StreamScope[],
+  rids: string[],
+): Promise<(CandidateDoc & { candidate: Candidate })[]> {
+  if (rids.length === 0) return [];
+  const textPaths = [...new Set(scopes.flatMap((s) => s.stream.text_fields ?? []))];
+  const { sql, values } = candidateDocsSql(rids, textPaths);
+  const { rows } = await pool.query<CandidateDocRow>(sql, values);
+  const byRid = new Map(rows.map((r) => [r.rid, r]));
+  const out: (CandidateDoc & { candidate: Candidate })[] = [];
+  for (const rid of rids) {
+    const row = byRid.get(rid);
+    const scope =
+      row && scopes.find((s) => s.stream.name === row.stream && s.connectionIds.includes(row.connection_id));
+    if (!row || !scope) continue;
+    const textFields = scope.stream.text_fields ?? [];
+    const fields = grantedSearchFields(scope).map((field) => ({
+      text:
+        textFields.includes(field) && row.texts?.[field] !== undefined
+          ? row.texts[field]
+          : searchableText(getPath(row.payload, field)),
+      weight: fieldWeight(scope.stream, field),
+    }));
+    out.push({
+      id: Number(rid),
+      fields,
+      candidate: {
+        rid,
+        connection_id: row.connection_id,
+        stream: row.stream,
+        record_id: row.record_id,
+        // Ties are broken by time only where the grant shows it.
+        time: scopeGrantsTime(scope) ? row.time : null,
+        score: 0,
+        scope,
+      },
+    });
+  }
+  return out;
+}
+
 export async function search(
   pool: pg.Pool,
   scopes: StreamScope[],
   query: SearchQuery,
 ): Promise<SearchResult> {
   const live = scopes.filter((s) => s.connectionIds.length > 0 && grantedSearchFields(s).length > 0);
-  if (query.terms.length === 0 || live.length === 0) {
-    return { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" } };
-  }
-  const end = query.offset + query.limit;
-  // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
-  const stamps = anyProjected(scopes);
-  const { sql, values } = searchSql(
-    live,
-    { ...query, k: end + 1 },
-    {
-      offset: query.offset,
-      limit: query.limit,
-      anyTerm: anyTermQuery(query.terms),
-      fields: [...new Set(live.flatMap(grantedSearchFields))],
-      titles: titleTextFields(live),
-      stamps,
-    },
-  );
-  const { rows } = await pool.query<SearchRow>(sql, values);
-  const totals = new Map<number, number>();
-  const candidates: Candidate[] = rows.map((row) => {
-    totals.set(row.scope, Number(row.total));
+  const positive = positiveClauses(query.clauses);
+  if (positive.length === 0 || live.length === 0) {
     return {
-      rid: row.rid,
-      connection_id: row.connection_id,
-      record_id: row.record_id,
-      time: row.time,
-      stream: live[row.scope].stream.name,
-      score: Number(row.score),
-      scope: live[row.scope],
+      hits: [],
+      hasMore: false,
+      recall: { complete: true, rankingScope: "all_matches" },
+      unmatched: positive.map((c) => c.text),
     };
-  });
-  let complete = true;
-  let estimate = 0;
-  let windowed = 0;
-  for (const total of totals.values()) {
-    windowed += Math.min(total, query.rankWindow);
-    if (total <= query.rankWindow) estimate += total;
-    else {
-      complete = false;
-      estimate += matchedEstimate(query.rankWindow, total - query.rankWindow);
-    }
   }
-  const page = candidates.sort(compareHits).slice(query.offset, end);
-  const described = describeFromRows(pool, page, query.terms, rows);
-  const details = await (described ?? pageDetails(pool, page, query.terms));
-  let hits: StoredSearchHit[] = page.map((c, i) => ({
+  const limit = enumerateLimit(query.rankWindow);
+  const { sql, values } = clauseHitsSql(live, query, limit + 1);
+  const { rows } = await pool.query<ClauseHitRow>(sql, values);
+  const counted = new Set<string>();
+  const hits: ClauseHits[] = positive.map(() => ({ ids: [], count: 0, capped: false }));
+  for (const row of rows) {
+    const hit = hits[row.clause];
+    hit.ids.push(Number(row.rid));
+    const key = `${row.scope}/${row.clause}`;
+    if (counted.has(key)) continue;
+    counted.add(key);
+    hit.count += Number(row.n);
+    if (Number(row.n) > limit) hit.capped = true;
+  }
+  const unmatched = positive.filter((_, i) => hits[i].count === 0).map((c) => c.text);
+  const plan = planCandidates(hits, query.rankWindow);
+  const docs = await candidateDocs(pool, live, plan.ids.map(String));
+  const scores = scoreCandidates(query.clauses, docs, plan);
+  const ranked = docs.map((d, i) => ({ ...d.candidate, score: scores[i] })).sort(compareHits);
+  const end = query.offset + query.limit;
+  const page = ranked.slice(query.offset, end);
+  const details = await pageDetails(pool, page, query.clauses);
+  const pageHits: StoredSearchHit[] = page.map((c, i) => ({
     connectionId: c.connection_id,
     connectorKey: c.scope.connectorKey,
     stream: c.stream,
     recordId: c.record_id,
     time: c.time,
-    score: c.score,
+    score: displayScore(c.score),
     ...details[i],
   }));
-  const recall: SearchResult["recall"] = complete
-    ? { complete: true, rankingScope: "all_matches" }
-    : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate };
-  // The details were read apart from the candidates: so are the stamps.
-  if (described === null) return observeHits(pool, scopes, { hits, hasMore: windowed > end, recall });
-  if (stamps) {
-    // What a projected grant observes of emitted_at (core/stamps.ts): the stamps came with the page.
-    const stamped = new Map<string, SearchRow>();
-    for (const row of rows) if (row.in_page && row.stamps != null) stamped.set(row.rid, row);
-    hits = hits.map((hit, i) => {
-      const row = stamped.get(page[i].rid);
-      const scope = row && scopeOf(scopes, hit);
-      return row && scope && scope.fields !== "all"
-        ? { ...hit, emittedAt: observedStamp(row as SearchRow & StampFields, scope).emittedAt }
-        : hit;
-    });
-  }
-  return { hits, hasMore: windowed > end, recall };
-}
-
-/** The scope a hit's emitted_at is observed through (as the stamps read of seen-sql.ts chose it). */
-function scopeOf(scopes: StreamScope[], hit: { connectionId: string; stream: string }) {
-  return scopes.find((s) => s.stream.name === hit.stream && s.connectionIds.includes(hit.connectionId));
+  const result: SearchResult = {
+    hits: pageHits,
+    hasMore: ranked.length > end,
+    recall: plan.complete
+      ? { complete: true, rankingScope: "all_matches" }
+      : { complete: false, rankingScope: "candidate_window", matchedEstimate: plan.seen },
+    unmatched,
+  };
+  // What a projected grant observes of emitted_at (core/stamps.ts).
+  return observeHits(pool, scopes, result);
 }

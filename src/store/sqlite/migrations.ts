@@ -4,7 +4,7 @@
 import type { SqliteDb } from "./db.js";
 import { OAUTH_TABLES_SQL } from "./oauth.js";
 import { OWNER_WEB_TABLES_SQL } from "./owner-web.js";
-import { reindexMixedTables, reindexSearch } from "./search-reindex.js";
+import { reindexAnalyzed, reindexMixedTables, reindexSearch } from "./search-reindex.js";
 import { THROTTLES_TABLE_SQL } from "./throttles.js";
 
 // Version 1 had one FTS table shared by every stream (version 2 replaces it; see search-tables.ts).
@@ -148,6 +148,9 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
   },
   // Sign-in backoff and OAuth rate windows, shared by every worker process on this file.
   { version: 10, sql: THROTTLES_TABLE_SQL },
+  // Issue 18: search tables hold pdpp's analysed terms (core/search-analysis.ts: stems, folded
+  // diacritics) instead of lowercased words; every stream is indexed again.
+  { version: 11, sql: "", run: reindexAnalyzed },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

@@ -1,15 +1,15 @@
-// Describes one search hit: title, matched fields (asked of FTS5 per granted column) and a snippet
+// Describes one search hit: title, matched fields (positive clauses found per granted field) and a snippet
 // built by core/snippet.ts from the first matched granted field's stored text.
 import { windowMeta } from "../../core/canonical-json.js";
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
-import type { SearchTerm } from "../../core/search-query.js";
+import { positiveClauses, type SearchClause } from "../../core/search-query.js";
 import { analyzeText } from "../../core/snippet.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { observedStamp, type RecordRow } from "./materialize.js";
 import { FTS_COLUMNS, layoutFields, type SearchTableInfo } from "./search-tables.js";
-import { matchAnyExpr } from "./search-text.js";
+import { anyClauseExpr } from "./search-text.js";
 import { iterateChunks, readTextRange, textMeta } from "./text-store.js";
 
 const MAX_SNIPPET_CHUNKS = 32;
@@ -81,16 +81,16 @@ const NO_SNIPPET: Analysis = { matches: true, snippet: () => null };
 function matchedText(
   db: SqliteDb,
   c: Candidate,
-  field: { name: string; payload: Record<string, unknown>; terms: SearchTerm[] },
+  field: { name: string; payload: Record<string, unknown>; clauses: SearchClause[] },
 ): Analysis | null {
   if (!isChunked(c, field.name)) {
     const text = displayText(getPath(field.payload, field.name));
-    const analysis = text === null ? null : analyzeText(text, field.terms);
+    const analysis = text === null ? null : analyzeText(text, field.clauses);
     return analysis?.matches ? analysis : null;
   }
   let scanned = 0;
   for (const chunk of iterateChunks(db, c.id, field.name)) {
-    const analysis = analyzeText(chunk, field.terms);
+    const analysis = analyzeText(chunk, field.clauses);
     if (analysis.matches) return analysis;
     if (++scanned >= MAX_SNIPPET_CHUNKS) break;
   }
@@ -101,7 +101,7 @@ function matchedText(
   // and answers for every matching row, which made other records' words count for this one.
   const hit = db
     .stmt(`SELECT 1 FROM ${c.table} WHERE ${c.table} MATCH ? AND rowid BETWEEN ? AND ?`)
-    .get(matchAnyExpr(field.terms, column), c.id, c.id);
+    .get(anyClauseExpr(positiveClauses(field.clauses), column), c.id, c.id);
   return hit ? NO_SNIPPET : null;
 }
 
@@ -114,7 +114,7 @@ type HitRow = Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_versio
  * scope observes (core/stamps.ts: an update of fields a projected scope cannot see moves nothing),
  * in the search's own snapshot.
  */
-export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): StoredSearchHit {
+export function describeHit(db: SqliteDb, c: Candidate, clauses: SearchClause[]): StoredSearchHit {
   const row = db
     .stmt(
       "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
@@ -123,7 +123,7 @@ export function describeHit(db: SqliteDb, c: Candidate, terms: SearchTerm[]): St
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
   const texts = new Map<string, Analysis>();
   for (const { field } of c.columns) {
-    const analysis = matchedText(db, c, { name: field, payload, terms });
+    const analysis = matchedText(db, c, { name: field, payload, clauses });
     if (analysis !== null) texts.set(field, analysis);
   }
   const matched = [...texts.keys()];

@@ -4,6 +4,7 @@ import type { Manifest, StreamDef } from "../../core/manifest.js";
 import { setPath } from "../../core/projection.js";
 import type { SqliteDb } from "./db.js";
 import {
+  createSearchFts,
   ensureSearchTable,
   insertSearchRow,
   SEARCH_TABLES_SQL,
@@ -68,12 +69,12 @@ export function reindexSearch(db: SqliteDb): void {
  */
 export function reindexStream(
   db: SqliteDb,
-  target: { connectorKey: string; stream: string; def?: StreamDef },
+  target: { connectorKey: string; stream: string; def?: StreamDef; force?: boolean },
 ) {
   const search = target.def?.query?.search;
   const layout = searchLayout(search);
   const info = searchTable(db, target.connectorKey, target.stream);
-  if (info ? info.layout === layout && !info.mixed : layout === "[]") return;
+  if (!target.force && (info ? info.layout === layout && !info.mixed : layout === "[]")) return;
   if (info) {
     db.raw.exec(`INSERT INTO ${info.name}(${info.name}) VALUES ('delete-all')`);
     db.stmt("UPDATE search_tables SET layout = ?, mixed = 0 WHERE name = ?").run(layout, info.name);
@@ -96,6 +97,29 @@ export function reindexStream(
       table ??= ensureSearchTable(db, { ...target, search }).name;
       insertSearchRow(db, { table, row: row.id }, values);
     }
+  }
+}
+
+/**
+ * Migration 11 (issue 18): every search table made anew (ascii tokenizer) and indexed with pdpp's
+ * analysed terms (stems, diacritics folded) under its stream's current definition.
+ */
+export function reindexAnalyzed(db: SqliteDb): void {
+  const tables = db.raw.prepare("SELECT connector_key, stream, name FROM search_tables").all() as {
+    connector_key: string;
+    stream: string;
+    name: string;
+  }[];
+  for (const t of tables) {
+    // A new table: the tokenizer changed (search-tables.ts), which only CREATE sets.
+    db.raw.exec(`DROP TABLE ${t.name}`);
+    createSearchFts(db, t.name);
+    const row = db.raw
+      .prepare("SELECT manifest FROM manifests WHERE connector_key = ?")
+      .get(t.connector_key) as { manifest: string } | undefined;
+    const manifest = row ? (JSON.parse(row.manifest) as Manifest) : null;
+    const def = manifest?.streams.find((s) => s.name === t.stream);
+    reindexStream(db, { connectorKey: t.connector_key, stream: t.stream, def, force: true });
   }
 }
 

@@ -4,11 +4,13 @@
 import type { StreamDef } from "../../core/manifest.js";
 import { getPath, setPath } from "../../core/projection.js";
 import type { SqliteDb } from "./db.js";
-import { searchableText } from "./search-text.js";
+import { indexText } from "./search-text.js";
 
-// FTS5 tokens are produced by core code (lowercased [\p{L}\p{M}\p{N}]+ runs joined by spaces);
-// the tokenizer must keep marks inside words so it splits exactly where core code did.
-const FTS_TOKENIZER = `unicode61 remove_diacritics 0 categories 'L* N* Co M*'`;
+// FTS5 tokens are produced by core code (index terms, core/search-analysis.ts, joined by spaces).
+// The `ascii` tokenizer splits them exactly there and changes nothing else (terms are already
+// folded; it only folds ASCII case and keeps every non-ASCII character), so the index holds core's
+// terms byte for byte, as Postgres does. unicode61 folded them again (ς → σ), which Postgres did not.
+const FTS_TOKENIZER = "ascii";
 export const FTS_COLUMNS = 16;
 export const FTS_COLUMN_LIST = Array.from({ length: FTS_COLUMNS }, (_, i) => `c${i}`).join(", ");
 
@@ -65,9 +67,7 @@ export function ensureSearchTable(
   const next = (db.stmt("SELECT count(*) AS n FROM search_tables").get() as { n: number }).n + 1;
   // Generated names only: connector keys and stream names never reach SQL text.
   const name = `search_fts_${next}`;
-  db.raw.exec(
-    `CREATE VIRTUAL TABLE ${name} USING fts5(${FTS_COLUMN_LIST}, content='', contentless_delete=1, tokenize="${FTS_TOKENIZER}")`,
-  );
+  createSearchFts(db, name);
   db.stmt("INSERT INTO search_tables (connector_key, stream, name, layout) VALUES (?, ?, ?, ?)").run(
     target.connectorKey,
     target.stream,
@@ -75,6 +75,13 @@ export function ensureSearchTable(
     layout,
   );
   return { name, layout, mixed: 0 };
+}
+
+/** Create one stream's (empty) FTS5 table. */
+export function createSearchFts(db: SqliteDb, name: string): void {
+  db.raw.exec(
+    `CREATE VIRTUAL TABLE ${name} USING fts5(${FTS_COLUMN_LIST}, content='', contentless_delete=1, tokenize="${FTS_TOKENIZER}")`,
+  );
 }
 
 /** Every FTS table of a connector (for removing a connection's rows). */
@@ -92,7 +99,7 @@ export function searchValues(data: Record<string, unknown>, stream: StreamDef): 
 /** Index text per FTS column for a layout's fields; null when no field holds text. */
 export function searchValuesFor(data: Record<string, unknown>, fields: string[]): (string | null)[] | null {
   if (fields.length === 0) return null;
-  const values = fields.map((f) => searchableText(getPath(data, f)) || null);
+  const values = fields.map((f) => indexText(getPath(data, f)) || null);
   return values.some((v) => v !== null) ? values : null;
 }
 

@@ -1,14 +1,24 @@
-// Full-text search of the SQLite store: FTS5 over normalised tokens, restricted per scope to the
-// granted search fields by a column filter; each scope's candidates (search-candidates.ts: its
-// visible matches, all or the newest rankWindow, scored by granted-field coverage as
-// core/search-ranking.ts defines) are merged here in the contract's order and described.
+// Full-text search of the SQLite store: the primitives core/search-ranking.ts ranks from — each
+// positive clause's visible matches, newest first (FTS5 over pdpp's index terms, restricted to the
+// scope's granted search fields by a column filter, joined with records for visibility when the
+// table alone is not exact), and the chosen candidates' keys and granted texts — then the page's
+// hits described (search-hits.ts). One read transaction: every statement sees one snapshot.
 import type { StreamScope } from "../../core/grant.js";
+import { positiveClauses } from "../../core/search-query.js";
+import {
+  type ClauseHits,
+  displayScore,
+  enumerateLimit,
+  planCandidates,
+  scoreCandidates,
+} from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
-import { normalizeScopes } from "./scope-sql.js";
-import { scopeCandidates } from "./search-candidates.js";
-import { type Candidate, describeHit } from "./search-hits.js";
-import { DEFAULT_SEARCH_TUNING, type SearchTuning } from "./search-tuning.js";
+import { normalizeScopes, type SqlParam, scopeWhere } from "./scope-sql.js";
+import { candidateDocs } from "./search-docs.js";
+import { type Candidate, describeHit, grantedColumns } from "./search-hits.js";
+import { layoutFields, searchTable } from "./search-tables.js";
+import { clauseMatchExpr } from "./search-text.js";
 
 /** Byte-order comparison of UTF-8 strings (code-point order), as Postgres COLLATE "C" does. */
 export function compareCodePoints(a: string, b: string): number {
@@ -16,7 +26,8 @@ export function compareCodePoints(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
-function compareHits(a: Candidate, b: Candidate): number {
+/** The contract's order: score desc, time desc (nulls last), connection, stream, record id. */
+export function compareHits(a: Candidate, b: Candidate): number {
   if (a.score !== b.score) return b.score - a.score;
   if (a.time !== b.time) {
     if (a.time === null) return 1;
@@ -30,47 +41,105 @@ function compareHits(a: Candidate, b: Candidate): number {
   );
 }
 
-function searchInSnapshot(
+/** True when the scope sees every connection of its connector (then the FTS table alone is exact). */
+function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
+  const ids = db
+    .stmt("SELECT connection_id FROM connections WHERE connector_key = ?")
+    .pluck()
+    .all(scope.connectorKey) as string[];
+  return ids.every((id) => scope.connectionIds.includes(id));
+}
+
+/**
+ * One scope's visible matches of each positive clause, newest first: every one when at most
+ * `limit`, else the newest `rankWindow` and a count of limit + 1 (core/search-ranking.ts ClauseHits).
+ * The newest rankWindow are read first; past them FTS5 only counts (reading ids into JavaScript cost
+ * more than walking the doclist), and reads the rest when the count stays within the limit.
+ */
+function scopeClauseHits(
   db: SqliteDb,
-  scopes: StreamScope[],
-  query: SearchQuery,
-  tuning: SearchTuning,
-): SearchResult {
+  scope: StreamScope,
+  query: SearchQuery & { enumerate: number },
+): { ids: number[]; count: number }[] | null {
+  const info = searchTable(db, scope.connectorKey, scope.stream.name);
+  if (!info) return null;
+  const columns = grantedColumns(scope, info);
+  if (columns.length === 0) return null;
+  const table = info.name;
+  // With every indexed column granted the column filter is a no-op and is left out.
+  const filter = columns.length === layoutFields(info).length ? null : columns.map((c) => c.column);
+  // The table holds only this stream's live rows, so without a time range, conditions or hidden
+  // connections it answers alone; otherwise a join keeps the visible rows (through the covering
+  // index when no condition reads the payload).
+  const plain =
+    !scope.since && !scope.until && query.conditions.length === 0 && seesAllConnections(db, scope);
+  const where = plain ? { sql: "1", params: [] as SqlParam[] } : scopeWhere(scope, query.conditions);
+  const records = query.conditions.length === 0 ? "records r INDEXED BY records_search_key" : "records r";
+  const from = plain ? table : `${table} JOIN ${records} ON r.id = ${table}.rowid`;
+  // Rowid bounds are bound as BigInt: FTS5 ignores a rowid constraint bound as a double.
+  const matches = (older: boolean) =>
+    `FROM ${from} WHERE ${table} MATCH ? ${older ? `AND ${table}.rowid < ?` : ""} AND ${where.sql}`;
+  const newestIds = db
+    .stmt(`SELECT ${table}.rowid ${matches(false)} ORDER BY ${table}.rowid DESC LIMIT ?`)
+    .pluck();
+  const olderIds = db
+    .stmt(`SELECT ${table}.rowid ${matches(true)} ORDER BY ${table}.rowid DESC LIMIT ?`)
+    .pluck();
+  const olderCount = db.stmt(`SELECT count(*) FROM (SELECT 1 ${matches(true)} LIMIT ?)`).pluck();
+  const window = query.rankWindow;
+  return positiveClauses(query.clauses).map((clause) => {
+    const expr = clauseMatchExpr(clause, query.clauses, filter);
+    const newest = newestIds.all(expr, ...where.params, window) as number[];
+    if (newest.length < window) return { ids: newest, count: newest.length };
+    const last = BigInt(newest[newest.length - 1]);
+    const older = olderCount.get(expr, last, ...where.params, query.enumerate + 1 - window) as number;
+    if (window + older > query.enumerate) return { ids: newest, count: window + older };
+    const rest = olderIds.all(expr, last, ...where.params, older) as number[];
+    return { ids: [...newest, ...rest], count: window + older };
+  });
+}
+
+function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
   const live = normalizeScopes(scopes);
-  if (query.terms.length === 0 || live.length === 0) {
-    return { hits: [], hasMore: false, recall: { complete: true, rankingScope: "all_matches" } };
-  }
-  let complete = true;
-  let estimate = 0;
-  let total = 0;
-  const candidates: Candidate[] = [];
-  const end = query.offset + query.limit;
+  const positive = positiveClauses(query.clauses);
+  const empty: SearchResult = {
+    hits: [],
+    hasMore: false,
+    recall: { complete: true, rankingScope: "all_matches" },
+    unmatched: positive.map((c) => c.text),
+  };
+  if (positive.length === 0 || live.length === 0) return empty;
+  const limit = enumerateLimit(query.rankWindow);
+  const hits: ClauseHits[] = positive.map(() => ({ ids: [], count: 0, capped: false }));
   for (const scope of live) {
-    // Every hit of the page, plus one to know whether more follow, is among each scope's best k.
-    const found = scopeCandidates(db, scope, { ...query, k: end + 1 }, tuning);
-    complete &&= found.complete;
-    estimate += found.estimate;
-    total += found.total;
-    for (const row of found.rows) candidates.push(row);
+    const found = scopeClauseHits(db, scope, { ...query, enumerate: limit });
+    found?.forEach((f, i) => {
+      for (const id of f.ids) hits[i].ids.push(id);
+      hits[i].count += f.count;
+      if (f.count > limit) hits[i].capped = true;
+    });
   }
-  const ranked = candidates.sort(compareHits);
-  const hits: StoredSearchHit[] = ranked.slice(query.offset, end).map((c) => describeHit(db, c, query.terms));
+  const unmatched = positive.filter((_, i) => hits[i].count === 0).map((c) => c.text);
+  const plan = planCandidates(hits, query.rankWindow);
+  const docs = candidateDocs(db, live, plan.ids);
+  const scores = scoreCandidates(query.clauses, docs, plan);
+  const ranked = docs.map((d, i) => ({ ...d.candidate, score: scores[i] })).sort(compareHits);
+  const end = query.offset + query.limit;
+  const page: StoredSearchHit[] = ranked
+    .slice(query.offset, end)
+    .map((c) => ({ ...describeHit(db, c, query.clauses), score: displayScore(c.score) }));
   return {
-    hits,
-    hasMore: total > end,
-    recall: complete
+    hits: page,
+    hasMore: ranked.length > end,
+    recall: plan.complete
       ? { complete: true, rankingScope: "all_matches" }
-      : { complete: false, rankingScope: "candidate_window", matchedEstimate: estimate },
+      : { complete: false, rankingScope: "candidate_window", matchedEstimate: plan.seen },
+    unmatched,
   };
 }
 
 /** One read transaction: every statement of a search sees the same snapshot of index and manifest. */
-export function search(
-  db: SqliteDb,
-  scopes: StreamScope[],
-  query: SearchQuery,
-  tuning: SearchTuning = DEFAULT_SEARCH_TUNING,
-): SearchResult {
-  if (db.raw.inTransaction) return searchInSnapshot(db, scopes, query, tuning);
-  return db.raw.transaction(() => searchInSnapshot(db, scopes, query, tuning))();
+export function search(db: SqliteDb, scopes: StreamScope[], query: SearchQuery): SearchResult {
+  if (db.raw.inTransaction) return searchInSnapshot(db, scopes, query);
+  return db.raw.transaction(() => searchInSnapshot(db, scopes, query))();
 }

@@ -31,7 +31,6 @@ import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
-import { DEFAULT_SEARCH_TUNING, type SearchTuning } from "./search-tuning.js";
 import { getThrottle, updateThrottle } from "./throttles.js";
 import { readFieldWindow } from "./windows.js";
 
@@ -42,10 +41,7 @@ class SqliteStore implements Store {
   private readonly oauth: SqliteOAuth;
   private readonly ownerWeb: SqliteOwnerWeb;
 
-  constructor(
-    private readonly db: SqliteDb,
-    private readonly searchTuning: SearchTuning = DEFAULT_SEARCH_TUNING,
-  ) {
+  constructor(private readonly db: SqliteDb) {
     this.admin = new SqliteAdmin(db);
     this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
@@ -167,7 +163,7 @@ class SqliteStore implements Store {
     return aggregate(this.db, scopes, query);
   }
   async search(scopes: StreamScope[], query: SearchQuery) {
-    return search(this.db, scopes, query, this.searchTuning);
+    return search(this.db, scopes, query);
   }
 
   async putOwnerToken(tokenHash: string) {
@@ -262,13 +258,7 @@ export function preparedIngestOf(store: Store): SqliteStore["applyPreparedBatch"
   return store instanceof SqliteStore ? store.applyPreparedBatch.bind(store) : undefined;
 }
 
-/**
- * Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". `searchTuning`
- * is for tests (search-tuning.ts): tiny thresholds make small worlds take every search branch.
- */
-export async function openSqliteStore(options: {
-  path: string;
-  searchTuning?: Partial<SearchTuning>;
-}): Promise<Store> {
-  return new SqliteStore(new SqliteDb(options.path), { ...DEFAULT_SEARCH_TUNING, ...options.searchTuning });
+/** Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". */
+export async function openSqliteStore(options: { path: string }): Promise<Store> {
+  return new SqliteStore(new SqliteDb(options.path));
 }

@@ -115,7 +115,7 @@ export function searchScopeContract(backend: TestBackend): void {
       });
       const find = (scope: StreamScope, q: string) =>
         store.search([scope], {
-          terms: parseSearchQuery(q),
+          clauses: parseSearchQuery(q),
           conditions: [],
           limit: 10,
           offset: 0,
@@ -126,15 +126,18 @@ export function searchScopeContract(backend: TestBackend): void {
       await store.putManifest(v2);
       for (const scope of [scopeFor(v2), scopeFor(v1)]) {
         assert.deepEqual((await find(scope, "secretword")).hits, []);
-        assert.deepEqual((await find(scope, "secretword hello")).hits, []);
+        assert.deepEqual((await find(scope, "+secretword +hello")).hits, []);
+        assert.deepEqual((await find(scope, "secretword hello")).unmatched, ["secretword"]);
         const hello = await find(scope, "hello");
         assert.deepEqual(
-          hello.hits.map((h) => [h.recordId, h.score, h.matchedFields]),
+          hello.hits.map((h) => [h.recordId, h.matchedFields]),
           [
-            ["n1", 1, ["title"]],
-            ["n2", 1, ["title"]],
+            ["n1", ["title"]],
+            ["n2", ["title"]],
           ],
         );
+        // The hidden field's words count in no length: both titles are two words long.
+        assert.equal(hello.hits[0].score, hello.hits[1].score);
       }
       // Adding the field back indexes it again; a grant that includes it then finds the word.
       const v3 = notesManifest(["title", "private"]);
@@ -172,8 +175,8 @@ export function searchScopeContract(backend: TestBackend): void {
       const shapes = [
         { rankWindow: 10_000, limit: 10, offset: 0 },
         { rankWindow: 10_000, limit: 3, offset: 3 },
-        { rankWindow: 4, limit: 10, offset: 0 },
-        { rankWindow: 4, limit: 2, offset: 2 },
+        { rankWindow: 3, limit: 10, offset: 0 },
+        { rankWindow: 3, limit: 2, offset: 2 },
       ];
       const runAll = async (world: { store: Store; scope: StreamScope }) => {
         const out: unknown[] = [];
@@ -184,7 +187,7 @@ export function searchScopeContract(backend: TestBackend): void {
               shape,
               observed(
                 await world.store.search([world.scope], {
-                  terms: parseSearchQuery(q),
+                  clauses: parseSearchQuery(q),
                   conditions: [],
                   ...shape,
                 }),
@@ -200,11 +203,11 @@ export function searchScopeContract(backend: TestBackend): void {
         assert.deepEqual(await runAll(hidden), a);
         // The comparison is not vacuous: windows fill, estimates are given, scores differ.
         const alpha = (await plain.store.search([plain.scope], {
-          terms: parseSearchQuery("alpha"),
+          clauses: parseSearchQuery("alpha"),
           conditions: [],
           limit: 100,
           offset: 0,
-          rankWindow: 4,
+          rankWindow: 3,
         })) as SearchResult;
         assert.deepEqual(alpha.recall, {
           complete: false,
@@ -212,14 +215,14 @@ export function searchScopeContract(backend: TestBackend): void {
           matchedEstimate: 16,
         });
         const full = await plain.store.search([plain.scope], {
-          terms: parseSearchQuery("alpha"),
+          clauses: parseSearchQuery("alpha"),
           conditions: [],
           limit: 100,
           offset: 0,
           rankWindow: 10_000,
         });
         assert.equal(full.hits.length, 16);
-        assert.deepEqual([...new Set(full.hits.map((h) => h.score))].sort(), [1, 2, 3]);
+        assert.ok(new Set(full.hits.map((h) => h.score)).size > 2);
       });
 
       test("a re-registration that changes only hidden parts changes no answer", async () => {

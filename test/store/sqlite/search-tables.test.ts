@@ -57,7 +57,7 @@ function scope(stream: StreamDef, connectorKey: string, connectionIds: string[])
 
 async function ids(store: Store, scopes: StreamScope[], q: string): Promise<string[]> {
   const result = await store.search(scopes, {
-    terms: parseSearchQuery(q),
+    clauses: parseSearchQuery(q),
     conditions: [],
     limit: 10,
     offset: 0,
@@ -186,7 +186,7 @@ test("equal scores across streams page exactly in time, connection, record order
   const seen: string[] = [];
   for (let offset = 0; ; offset += 7) {
     const page = await store.search(scopes, {
-      terms: parseSearchQuery("same"),
+      clauses: parseSearchQuery("same"),
       conditions: [],
       limit: 7,
       offset,

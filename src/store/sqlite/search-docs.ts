@@ -1,0 +1,78 @@
+// The chosen search candidates as core/search-ranking.ts scores them: each record's keys and, per
+// granted search field of its scope, the text (a payload value, or a text field's first chunk) with
+// the field's ranking weight. One statement for the rows, one per chunked field.
+import { type StreamScope, scopeGrantsTime } from "../../core/grant.js";
+import { getPath } from "../../core/projection.js";
+import { searchableText } from "../../core/search-analysis.js";
+import { type CandidateDoc, fieldWeight } from "../../core/search-ranking.js";
+import type { SqliteDb } from "./db.js";
+import { scopeByConnection } from "./scope-sql.js";
+import { type Candidate, grantedColumns } from "./search-hits.js";
+import { searchTable } from "./search-tables.js";
+
+interface Row {
+  id: number;
+  connection_id: string;
+  connector_key: string;
+  stream: string;
+  record_id: string;
+  time: string | null;
+  payload: string;
+}
+
+export type ScoredDoc = CandidateDoc & { candidate: Candidate };
+
+/** Candidates of the given record rows (in that order; a row no scope sees is left out). */
+export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]): ScoredDoc[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .stmt(
+      `SELECT id, connection_id, connector_key, stream, record_id, time, payload FROM records
+       WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
+    )
+    .all(JSON.stringify(ids)) as Row[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const scopeOf = scopeByConnection(scopes);
+  const chunk = db.stmt("SELECT text FROM text_chunks WHERE record_row = ? AND path = ? AND seq = 0").pluck();
+  // Per scope: its stream's table and the granted columns in it.
+  const layouts = new Map<StreamScope, { name: string; columns: Candidate["columns"] } | null>();
+  const out: ScoredDoc[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    const scope = row && scopeOf.get(`${row.connection_id}\u0000${row.stream}`);
+    if (!row || !scope || scope.connectorKey !== row.connector_key) continue;
+    if (!layouts.has(scope)) {
+      const info = searchTable(db, scope.connectorKey, scope.stream.name);
+      layouts.set(scope, info && { name: info.name, columns: grantedColumns(scope, info) });
+    }
+    const layout = layouts.get(scope);
+    if (!layout) continue;
+    const { columns } = layout;
+    const payload = JSON.parse(row.payload) as Record<string, unknown>;
+    const textFields = scope.stream.text_fields ?? [];
+    const fields = columns.map(({ field }) => ({
+      text: textFields.includes(field)
+        ? ((chunk.get(id, field) as string | undefined) ?? searchableText(getPath(payload, field)))
+        : searchableText(getPath(payload, field)),
+      weight: fieldWeight(scope.stream, field),
+    }));
+    out.push({
+      id,
+      fields,
+      candidate: {
+        id,
+        connection_id: row.connection_id,
+        connector_key: row.connector_key,
+        stream: row.stream,
+        record_id: row.record_id,
+        // Ties are broken by time only where the grant shows it.
+        time: scopeGrantsTime(scope) ? row.time : null,
+        score: 0,
+        scope,
+        table: layout.name,
+        columns,
+      },
+    });
+  }
+  return out;
+}
