@@ -140,7 +140,7 @@ test("claude.ai: edit branches kept with the current one marked; untitled titled
       created_at: "2025-01-06T10:00:00.000Z",
     });
     // The project's instructions and docs are found by search.
-    const hits = (await app.get("/v1/search?q=frugal%20trains&limit=10")).data as { stream: string }[];
+    const hits = (await app.get("/v1/search?q=frugal&limit=10")).data as { stream: string }[];
     assert.deepEqual(
       hits.map((h) => h.stream),
       ["projects"],

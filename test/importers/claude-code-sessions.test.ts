@@ -103,7 +103,7 @@ function sessionOne(): string {
       parentUuid: "u4",
     }),
     { type: "ai-title", aiTitle: "Cart total wrong", sessionId: S1 },
-    { type: "ai-title", aiTitle: "Fix cart total after quantity change", sessionId: S1 },
+    { type: "ai-title", aiTitle: "Fix cart total after kumquat change", sessionId: S1 },
   ]);
 }
 
@@ -191,7 +191,7 @@ test("Claude Code: one title per session, injected entries as context, sub-agent
       const s = sessions.get(id)!;
       return [s.title, s.title_source, s.project, s.message_count, s.tool_call_count];
     };
-    assert.deepEqual(view(S1), ["Fix cart total after quantity change", "ai", "-home-ana-shop", 3, 1]);
+    assert.deepEqual(view(S1), ["Fix cart total after kumquat change", "ai", "-home-ana-shop", 3, 1]);
     assert.deepEqual(view(S2), ["Typography post — final", "rename", "-home-ana-blog", 2, 0]);
     assert.deepEqual(view(S3), ["Now add the RSS feed", "prompt", "-home-ana-blog", 1, 0]);
     assert.deepEqual(view(S4), ["Greeting test", "summary", "-home-ana-blog", 2, 0]);
@@ -226,7 +226,7 @@ test("Claude Code: one title per session, injected entries as context, sub-agent
     assert.ok(!JSON.stringify([...messages.values()]).includes("iVBORw0KGgo"));
 
     // A title word finds the session, not every message of it.
-    const hits = (await app.get("/v1/search?q=quantity%20change&limit=50")).data as {
+    const hits = (await app.get("/v1/search?q=kumquat&limit=50")).data as {
       stream: string;
       record_id: string;
     }[];
