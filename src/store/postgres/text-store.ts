@@ -4,7 +4,6 @@
 import type pg from "pg";
 import { sha256Digest } from "../../core/ids.js";
 import { CHUNK_CHARS, codePointLength, splitChunks } from "../../core/text-chunks.js";
-import type { WindowSelector } from "../store.js";
 import type { Queryable } from "./pool.js";
 
 export interface TextFieldRow {
