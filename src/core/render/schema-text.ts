@@ -1,5 +1,7 @@
 // content[] text of schema: the grant-wide index (every stream named, detailed rows capped) and
 // the per-stream capability view with a legend a text-only client can build arguments from.
+
+import { headUnits } from "../clip-text.js";
 import { parseStreamName } from "../ids.js";
 import type { FieldCapabilities, SchemaAnswer, SchemaStream } from "../wire.js";
 import { clipBytes, SCHEMA_INDEX_DETAILED_ROWS } from "./budget.js";
@@ -158,7 +160,7 @@ export function fitSchemaDoc(doc: SchemaAnswer, maxChars: number): { doc: Schema
         ? limit === 0
           ? undefined
           : value.length > limit
-            ? `${value.slice(0, limit)}…`
+            ? `${headUnits(value, limit)}…`
             : value
         : value,
     ) as SchemaAnswer;
