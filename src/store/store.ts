@@ -141,7 +141,7 @@ export interface ChangesResult {
 
 export type WindowSelector =
   | { kind: "range"; offsetChars: number; limitChars: number }
-  | { kind: "match"; q: string; beforeChars: number; afterChars: number };
+  | { kind: "match"; q: string; beforeChars: number; afterChars: number; limitChars: number };
 
 export interface FieldWindow {
   sizeChars: number;
