@@ -5,7 +5,7 @@ import { windowText } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { sha256Digest } from "../../core/ids.js";
-import { fieldSchemaAt } from "../../core/manifest.js";
+import { chunkedFields, fieldSchemaAt } from "../../core/manifest.js";
 import { setPath } from "../../core/projection.js";
 import { codePointLength, findFirstMatch, sliceCodePoints, windowSpan } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
@@ -44,14 +44,16 @@ export function readFieldWindow(
   const schema = fieldSchemaAt(stream, path);
   const mimeType = typeof schema?.contentMediaType === "string" ? schema.contentMediaType : undefined;
   const isTextField = (stream.text_fields ?? []).includes(path);
-  const meta = isTextField ? textMeta(db, row.id, path) : undefined;
+  // Binary fields live in chunks too (core/manifest.ts chunkedFields): the blob route reads ranges
+  // of their stored base64 text this way.
+  const meta = chunkedFields(stream).includes(path) ? textMeta(db, row.id, path) : undefined;
   if (meta) {
     const match = selector.kind === "match" ? findInText(db, row.id, { path, q: selector.q }) : null;
     const { start, end } = windowSpan(selector, meta.size_chars, match);
     return {
       sizeChars: meta.size_chars,
       digest: meta.digest,
-      textLike: true,
+      textLike: isTextField,
       ...(mimeType ? { mimeType } : {}),
       text: readTextRange(db, row.id, { path, start, end }),
       startChars: start,
