@@ -10,7 +10,7 @@ import { boundTitle, clipBytes, sliceCodePoints } from "../../../src/core/render
 import { buildFetchDocument } from "../../../src/core/render/fetch-doc.js";
 import { cutPayload } from "../../../src/core/render/record-preview.js";
 import { renderRecordsText } from "../../../src/core/render/records-text.js";
-import { fitSchemaDoc } from "../../../src/core/render/schema-text.js";
+import { clipDescriptions } from "../../../src/core/render/schema-text.js";
 import { clipSnippet, renderSearchText, type SearchResultRow } from "../../../src/core/render/search-text.js";
 import type {
   AggregateAnswer,
@@ -173,7 +173,8 @@ describe("renderers cut at code-point boundaries (issue 20 item 5)", () => {
           fields: { body: { description: astral(k, 1200) } },
         })),
       } as unknown as SchemaAnswer;
-      for (const max of [60_000, 30_000, 10_000]) wellFormed(fitSchemaDoc(doc, max).doc, `schema k=${k}`);
+      for (const limit of [400, 120, 41, 40, 39, 1])
+        wellFormed(clipDescriptions(doc, limit), `schema k=${k}`);
       const error = toToolError(new PdppError("invalid_request", astral(k, 30_000)));
       wellFormed(error.content[0].text, `error k=${k}`);
     }
