@@ -55,7 +55,8 @@ describe("pdpp doctor: client tool-name rules", () => {
         lines.filter((l) => l.startsWith("rule")).map((l) => l.slice(0, l.indexOf(":"))),
         ["rule (Claude Code)", "rule (Codex)", "rule (Cursor)"],
       );
-      assert.ok(!result.stdout.includes("-0"), "pdpp's own hash-suffix scheme is not printed as a client's");
+      // pdpp's own scheme (server__tool-<8 hex>) is printed as no client's.
+      assert.ok(!/__\S+-[0-9a-f]{8}\b/.test(lines.slice(1).join("\n")), result.stdout);
       assert.equal(
         lines.at(-1),
         "result: 0 failing servers, 8 name warnings (3 too long, 3 clashing, 2 refused), 2 shared tool names",
