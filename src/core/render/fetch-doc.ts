@@ -1,6 +1,7 @@
 // The fetch tool's document ({id, title, text, url, metadata}, the search/fetch contract): the
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
 import { canonicalJson } from "../canonical-json.js";
+import { clipUnits } from "../clip-text.js";
 import { deletePath, getPath } from "../projection.js";
 import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import {
@@ -171,7 +172,7 @@ export function buildFetchDocument(
     }
   } else {
     const json = JSON.stringify(data);
-    text = json.length > FETCH_JSON_CHARS ? `${json.slice(0, FETCH_JSON_CHARS - 1)}…` : json;
+    text = clipUnits(json, FETCH_JSON_CHARS);
     metadata.text_field = null;
     metadata.text_complete = json.length <= FETCH_JSON_CHARS;
     metadata.text_total_chars = json.length;
