@@ -8,12 +8,21 @@ export const connectionIdArg = z
   .string()
   .describe("cin_… from schema; needed when a stream has several connections");
 export const streamArg = z.string().min(1).describe("name or connector_key:name");
+/**
+ * A condition's value: a string the RS coerces by the field's declared type. A JSON number or
+ * boolean (what a model writes for an integer or boolean field) is taken as its decimal/`true`
+ * text; the published schema stays `type: "string"` (portable: no type arrays or anyOf).
+ */
+const filterValue = z.preprocess(
+  (v) => (typeof v === "number" || typeof v === "boolean" ? String(v) : v),
+  z.string(),
+);
 export const filterArg = z
   .array(
     z.strictObject({
       field: z.string(),
       op: z.enum(FILTER_OPS),
-      value: z.string(),
+      value: filterValue,
     }),
   )
   .describe("conditions, ANDed");
