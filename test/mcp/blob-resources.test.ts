@@ -218,6 +218,14 @@ for (const backend of testBackends()) {
         assert.ok(!all.includes(BIG.toString("base64").slice(0, 64)), `${name}: bytes inlined`);
         const f = await call(client, "fetch", { id: `${conn}/attachments:big` });
         assert.ok(!(f.text + JSON.stringify(f.structured)).includes(BIG.toString("base64").slice(0, 64)));
+        // fetch names the same handle in metadata (its one text block carries the same object).
+        const meta = f.structured.metadata as { binary_fields: Record<string, Record<string, unknown>> };
+        assert.deepEqual(meta.binary_fields.blob, {
+          mime_type: "application/pdf",
+          size_chars: big.field.size_chars,
+          digest: big.digest,
+          resource_uri: big.resource_uri,
+        });
       }
     });
 

@@ -1,6 +1,7 @@
 // The fetch tool's document ({id, title, text, url, metadata}, the search/fetch contract): the
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
 import { canonicalJson } from "../canonical-json.js";
+import { clipUnits } from "../clip-text.js";
 import { deletePath, getPath } from "../projection.js";
 import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import {
@@ -11,7 +12,7 @@ import {
   MAX_RESULT_CHARS,
   sliceCodePoints,
 } from "./budget.js";
-import { recordUri, windowUri } from "./handles.js";
+import { blobUri, recordUri, windowUri } from "./handles.js";
 import { binaryFieldsOf, cutPayload, holdsCutText } from "./record-preview.js";
 
 export interface FetchDocument {
@@ -115,11 +116,12 @@ export function buildFetchDocument(
 ): FetchDocument {
   const textField = firstTextField(record, options.stream);
   // Binary values become metadata stubs (MIME type, size, digest) before anything is rendered.
-  const data = cutPayload(record.data, Number.POSITIVE_INFINITY, {
+  const cut = cutPayload(record.data, Number.POSITIVE_INFINITY, {
     binary: binaryFieldsOf(options.stream),
     // The size of a binary field the store kept back (its value here is "").
     previews: record.field_previews,
-  }).data;
+  });
+  const data = cut.data;
   const metadata: Record<string, unknown> = {
     connection_id: record.connection_id,
     connector_key: record.connector_key,
@@ -129,6 +131,26 @@ export function buildFetchDocument(
     record_handle: record.id,
   };
   if (!options.narrowed) metadata.time = record.time;
+  // Tier 4: each binary field's bytes are one resources/read away (never in the document).
+  if (cut.binary.length > 0) {
+    metadata.binary_fields = Object.fromEntries(
+      cut.binary.map((b) => [
+        b.path,
+        {
+          ...(b.mimeType ? { mime_type: b.mimeType } : {}),
+          size_chars: b.sizeChars,
+          ...(b.digest ? { digest: b.digest } : {}),
+          resource_uri: blobUri({
+            c: record.connection_id,
+            s: record.stream,
+            r: record.record_id,
+            f: b.path,
+            o: 0,
+          }),
+        },
+      ]),
+    );
+  }
   let text: string;
   if (textField) {
     const full = getPath(record.data, textField) as string;
@@ -166,12 +188,12 @@ export function buildFetchDocument(
     metadata.fields = small.fields;
     if (Object.keys(small.cut).length > 0) metadata.fields_cut = small.cut;
     if (small.omitted.length > 0) {
-      metadata.fields_omitted = small.omitted.slice(0, 50);
-      metadata.hint = "fields_omitted did not fit: fetch again with fields:[…] naming them";
+      nameOmitted(metadata, small.omitted);
+      metadata.hint = `fields_omitted did not fit: ${READ_OMITTED}`;
     }
   } else {
     const json = JSON.stringify(data);
-    text = json.length > FETCH_JSON_CHARS ? `${json.slice(0, FETCH_JSON_CHARS - 1)}…` : json;
+    text = clipUnits(json, FETCH_JSON_CHARS);
     metadata.text_field = null;
     metadata.text_complete = json.length <= FETCH_JSON_CHARS;
     metadata.text_total_chars = json.length;
@@ -179,17 +201,14 @@ export function buildFetchDocument(
       // The way on is per field: read_record_field windows any field (a non-text one as its
       // canonical JSON), so the largest fields are named with their sizes and exact arguments.
       const large = largeFields(data, record.field_previews);
-      if (large.length > 0) {
-        metadata.large_fields = Object.fromEntries(large.map((f) => [f.path, f.size]));
-        metadata.continue_with = {
-          tool: "read_record_field",
-          args: { id: record.id, field_path: large[0].path },
-        };
-        metadata.hint =
-          "record JSON cut: read a field whole with read_record_field {id, field_path} (large_fields: name → chars; continue_with: the largest)";
-      } else {
-        metadata.hint = "record JSON cut: fetch again with fields:[…] naming fewer fields";
+      const omitted = fieldsPastPrefix(data, FETCH_JSON_CHARS - 1);
+      nameOmitted(metadata, omitted);
+      if (large.length > 0) metadata.large_fields = Object.fromEntries(large.map((f) => [f.path, f.size]));
+      const first = large[0]?.path ?? omitted[0];
+      if (first !== undefined) {
+        metadata.continue_with = { tool: "read_record_field", args: { id: record.id, field_path: first } };
       }
+      metadata.hint = `record JSON cut: fields_omitted are not (wholly) in text; ${READ_OMITTED}${large.length > 0 ? " (large_fields: name → chars; continue_with: the largest)" : ""}`;
     }
   }
   return {
@@ -212,6 +231,44 @@ function holdsBinary(value: object): boolean {
     !Array.isArray(value) &&
     Object.values(value).some((v) => v !== null && typeof v === "object" && holdsBinary(v))
   );
+}
+
+/** Room in metadata for the names of the fields a document leaves out. */
+const OMITTED_NAMES_CHARS = 12_000;
+const READ_OMITTED =
+  "read one whole with read_record_field {id, field_path}, or fetch again with fields:[…] naming them";
+
+/**
+ * metadata.fields_omitted: every field the document leaves out, by name, so each has a visible
+ * path (read_record_field); past OMITTED_NAMES_CHARS the count and where the rest are named.
+ */
+function nameOmitted(metadata: Record<string, unknown>, names: string[]): void {
+  if (names.length === 0) return;
+  const listed: string[] = [];
+  let used = 0;
+  for (const name of names) {
+    used += name.length + 3;
+    if (used > OMITTED_NAMES_CHARS) break;
+    listed.push(name);
+  }
+  metadata.fields_omitted = listed;
+  if (listed.length < names.length) {
+    metadata.fields_omitted_count = names.length;
+    metadata.fields_omitted_rest = `${names.length - listed.length} more: schema(stream) pages every field name`;
+  }
+}
+
+/** Top-level fields of `data` whose `"key":value` does not end within the first `chars` of its JSON. */
+function fieldsPastPrefix(data: Record<string, unknown>, chars: number): string[] {
+  const out: string[] = [];
+  let end = 1; // "{"
+  for (const [key, value] of Object.entries(data)) {
+    const json = JSON.stringify(value);
+    if (json === undefined) continue;
+    end += (end > 1 ? 1 : 0) + JSON.stringify(key).length + 1 + json.length;
+    if (end > chars) out.push(key);
+  }
+  return out;
 }
 
 const LARGE_FIELDS_SHOWN = 10;

@@ -1,5 +1,6 @@
 // Argument pieces shared by several tools (typed filter, connection_id, fields) and their checks.
 import { z } from "zod";
+import { headUnits } from "../../core/clip-text.js";
 import { PdppError } from "../../core/errors.js";
 import { isFieldPath, requireSafeName } from "../../core/ids.js";
 import { FILTER_OPS } from "../../core/render/filter.js";
@@ -42,7 +43,7 @@ export function checkFields(fields: string[] | undefined): string[] | undefined 
     if (!isFieldPath(f)) {
       throw new PdppError(
         "invalid_request",
-        `fields: "${f.slice(0, 64)}" is not a field path; use names from schema(stream).`,
+        `fields: "${headUnits(f, 64)}" is not a field path; use names from schema(stream).`,
         {
           param: "fields",
         },
