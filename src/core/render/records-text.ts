@@ -111,8 +111,46 @@ function chooseLines(records: WireRecord[], budget: number, options: RecordsText
   if (records.length === 0) return [];
   const tiny = recordLine(records[0], TEXT_PREVIEW_MIN, options);
   if (utf8Bytes(tiny) + 1 <= budget) return [tiny];
-  // The first id is always printed whole, even when its payload cannot fit.
-  return [JSON.stringify({ id: records[0].id, data: "omitted: fetch this id or narrow with fields" })];
+  return [wideLine(records[0], budget, options)];
+}
+
+/**
+ * A record with too many fields for the text: its first fields, then how many are left, which,
+ * and where every one of them is named and read. The id is always printed whole.
+ */
+function wideLine(record: WireRecord, budget: number, options: RecordsTextOptions): string {
+  const line = JSON.parse(
+    recordLine(record, TEXT_PREVIEW_STEPS[TEXT_PREVIEW_STEPS.length - 1], options),
+  ) as Record<string, unknown> & {
+    data: Record<string, unknown>;
+    cut?: Record<string, unknown>;
+  };
+  const keys = Object.keys(line.data);
+  const render = (n: number) => {
+    const kept = new Set(keys.slice(0, n));
+    const out: Record<string, unknown> = {
+      ...line,
+      data: Object.fromEntries(keys.slice(0, n).map((k) => [k, line.data[k]])),
+    };
+    const cut = Object.entries(line.cut ?? {}).filter(([path]) => kept.has(path.split(".")[0]));
+    if (cut.length > 0) out.cut = Object.fromEntries(cut);
+    else delete out.cut;
+    out.fields_omitted = `${keys.length - n} more (${keys[n]} … ${keys[keys.length - 1]}): fetch this id names them; read one with read_record_field {id, field_path}`;
+    return JSON.stringify(out);
+  };
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (utf8Bytes(render(mid)) + 1 <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  const best = render(lo);
+  if (utf8Bytes(best) + 1 <= budget) return best;
+  return JSON.stringify({
+    id: record.id,
+    fields_omitted: `${keys.length} fields: fetch this id names them; read one with read_record_field {id, field_path}`,
+  });
 }
 
 /**
