@@ -4,7 +4,8 @@
 // times each, so a change in the machine's load falls on both; each turn measures the warm mix as a
 // 2025 client and, on a build that speaks it, as a 2026-07-28 client. Prints calls/s and server
 // CPU-ms per call (all server processes, from /proc) per build and era: medians over the rounds,
-// and the ratio to the baseline's 2025 figure.
+// the ratio to the baseline's 2025 figure, and for 2026 the per-round ratio to the same server's
+// 2025 turn (the era's own cost, least touched by load). Every build runs the same calls.
 import { existsSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
@@ -52,6 +53,20 @@ export async function runHostedAb(options: {
   ];
   const workers = options.workers ?? availableParallelism();
   const { home, token } = await benchHome(options.records, options.seed);
+  // One list of calls for every build, taken from this build: the mix takes its fetch ids from a
+  // search, and an older build's search may find other records or none (then its mix had no fetch
+  // calls at all, and the A/B compared different work).
+  const calls = await (async (): Promise<LoadCall[]> => {
+    const server = await startServe(home, { workers: 1, entry: builds[1].entry });
+    try {
+      return (await mixKinds(server.url, token)).flatMap((k) => k.calls);
+    } finally {
+      await server.stop();
+    }
+  })();
+  console.log(
+    `A/B mix: ${calls.length} calls (${calls.map((c) => c.name).join(", ")}), the same for every build`,
+  );
   const turns = new Map<string, Turn[]>();
   const load0 = loadavg()[0];
   for (let round = 0; round < options.rounds; round++) {
@@ -59,7 +74,6 @@ export async function runHostedAb(options: {
       const server = await startServe(home, { workers, entry: build.entry });
       try {
         const pids = processTree(server.pid);
-        const calls: LoadCall[] = (await mixKinds(server.url, token)).flatMap((k) => k.calls);
         // Warm-up: V8 and each worker's SQLite page cache (see bench/hosted.ts).
         await load({ url: server.url, token, calls, total: 2000, threads: 2 });
         for (const era of build.eras) {
@@ -104,6 +118,12 @@ export async function runHostedAb(options: {
       const rate = median(list.map((t) => t.rate));
       const cpuMs = median(list.map((t) => t.cpuMs));
       const errors = list.reduce((n, t) => n + t.errors, 0);
+      // The era's own cost: each round's 2026 turn against the same server's 2025 turn just before.
+      const same2025 = turns.get(`${build.label}|2025`) ?? [];
+      const paired =
+        era === "2026"
+          ? `; paired with this build's 2025 turn of each round: ${median(list.map((t, i) => t.rate / same2025[i].rate)).toFixed(2)} calls/s, ${median(list.map((t, i) => t.cpuMs / same2025[i].cpuMs)).toFixed(2)} CPU/call`
+          : "";
       const row: BenchRow = {
         backend: "sqlite",
         scenario: `hosted A/B, ${build.label}, ${era === "2025" ? "2025-11-25" : "2026-07-28"} client, c=32 mix`,
@@ -114,7 +134,7 @@ export async function runHostedAb(options: {
         note:
           `${rate.toFixed(0)} calls/s (rounds: ${list.map((t) => t.rate.toFixed(0)).join(", ")}), ` +
           `${cpuMs.toFixed(2)} server CPU-ms/call, ${errors} errors; ` +
-          `ratio to baseline 2025: ${(rate / baseRate).toFixed(2)} calls/s, ${(cpuMs / baseCpu).toFixed(2)} CPU/call; ` +
+          `ratio to baseline 2025: ${(rate / baseRate).toFixed(2)} calls/s, ${(cpuMs / baseCpu).toFixed(2)} CPU/call${paired}; ` +
           `load ${load0.toFixed(1)}→${loadavg()[0].toFixed(1)}` +
           (list.find((t) => t.firstFailure)
             ? `; first failure: ${list.find((t) => t.firstFailure)?.firstFailure}`
