@@ -33,7 +33,13 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
     .all(JSON.stringify(ids)) as Row[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scopeOf = scopeByConnection(scopes);
-  const chunk = db.stmt("SELECT text FROM text_chunks WHERE record_row = ? AND path = ? AND seq = 0").pluck();
+  // A text's first chunk: its text_fields row's own text when stored inline (text-store.ts).
+  const chunk = db
+    .stmt(
+      `SELECT coalesce(f.text, (SELECT c.text FROM text_chunks c WHERE c.record_row = f.record_row AND c.path = f.path AND c.seq = 0))
+       FROM text_fields f WHERE f.record_row = ? AND f.path = ?`,
+    )
+    .pluck();
   // Per scope: its stream's table and the granted columns in it.
   const layouts = new Map<StreamScope, { name: string; columns: Candidate["columns"] } | null>();
   const out: ScoredDoc[] = [];
