@@ -20,7 +20,7 @@
 // - otherwise (a clause matches more than the limit): N, df and avgdl over the scored candidates.
 // Recall is complete only when every visible match was scored (every clause counted and at most
 // 4 × rankWindow matches); matched_estimate is the number of distinct visible matches seen.
-import { analyzeTerms } from "./search-analysis.js";
+import { analyzeTerms, tallyAsciiTerms } from "./search-analysis.js";
 import { type ClauseMatch, positiveClauses, type SearchClause, termMatches } from "./search-query.js";
 
 const K1 = 1.2;
@@ -143,6 +143,19 @@ export function scoreCandidates(
   plan: CandidatePlan,
 ): number[] {
   const positive = positiveClauses(clauses);
+  // Single-term clauses are counted in one pass over a field's terms through a term → clauses
+  // table; only prefixes and phrases need the field's distinct terms or its sequence.
+  const byTerm = new Map<string, number[]>();
+  const other: number[] = [];
+  positive.forEach((c, i) => {
+    if (c.match.kind !== "term") other.push(i);
+    else {
+      const list = byTerm.get(c.match.term);
+      if (list) list.push(i);
+      else byTerm.set(c.match.term, [i]);
+    }
+  });
+  const fieldCounts = new Array<number>(positive.length);
   // Weighted term frequency per (doc, clause) and weighted length per doc.
   const tf: number[][] = [];
   const dl: number[] = [];
@@ -150,20 +163,33 @@ export function scoreCandidates(
     const row = positive.map(() => 0);
     let length = 0;
     for (const field of doc.fields) {
+      fieldCounts.fill(0);
+      if (other.length === 0) {
+        const tally = tallyAsciiTerms(field.text, byTerm, fieldCounts);
+        if (tally === 0) continue;
+        if (tally > 0) {
+          length += field.weight * tally;
+          for (let i = 0; i < row.length; i++) row[i] += field.weight * fieldCounts[i];
+          continue;
+        }
+      }
       const terms = analyzeTerms(field.text);
       if (terms.length === 0) continue;
       length += field.weight * terms.length;
-      const counts = new Map<string, number>();
-      for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-      positive.forEach((c, i) => {
-        row[i] += field.weight * countIn({ terms, counts }, c.match);
-      });
+      for (const t of terms) {
+        const list = byTerm.get(t);
+        if (list) for (const i of list) fieldCounts[i]++;
+      }
+      if (other.length > 0) {
+        const counts = new Map<string, number>();
+        for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+        for (const i of other) fieldCounts[i] = countIn({ terms, counts }, positive[i].match);
+      }
+      for (let i = 0; i < row.length; i++) row[i] += field.weight * fieldCounts[i];
     }
     // A match the read text does not show (past a text field's first chunk, which is all that
     // is read) counts once: the store found the clause in a granted field.
-    positive.forEach((_, i) => {
-      if (row[i] === 0 && plan.members[i]?.has(doc.id)) row[i] = 1;
-    });
+    for (let i = 0; i < row.length; i++) if (row[i] === 0 && plan.members[i]?.has(doc.id)) row[i] = 1;
     tf.push(row);
     dl.push(length);
   }

@@ -1,6 +1,7 @@
 // Unit tests for the shared search ranking: the candidate plan and BM25F scores, exact values.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { analyzeTerms, tallyAsciiTerms } from "../../src/core/search-analysis.js";
 import { parseSearchQuery } from "../../src/core/search-query.js";
 import { fieldWeight, planCandidates, scoreCandidates } from "../../src/core/search-ranking.js";
 
@@ -111,4 +112,56 @@ test("field weights: manifest's, else 2 for the title field, else 1", () => {
     fieldWeight({ title_field: "subject", query: { search_weights: { subject: 1 } } }, "subject"),
     1,
   );
+});
+
+test("scoring's ASCII tally counts what the index terms hold, stemming only words that can match", () => {
+  const words = [
+    "Dying",
+    "lying",
+    "skies",
+    "SKIS",
+    "orbits",
+    "Orbiting",
+    "news",
+    "happy",
+    "happiness",
+    "e-mail",
+    "x2",
+    "2024",
+    "the",
+    "ugly",
+    "early",
+    "yes",
+    "Yes",
+    "y",
+    "ies",
+    "sses",
+    "abc123",
+    "ZZZ",
+  ];
+  const texts = [
+    words.join(" "),
+    words.slice().reverse().join(", "),
+    `${"a".repeat(1025)} die ${"b".repeat(1024)} sky`,
+    "",
+    "---",
+  ];
+  for (const query of ["die sky orbit", "news happi", "x2 2024 e mail", "lie ugli earli ye y", "a b"]) {
+    const wanted = new Map<string, number[]>();
+    query.split(" ").forEach((t, i) => {
+      wanted.set(t, [...(wanted.get(t) ?? []), i]);
+    });
+    for (const text of texts) {
+      const counts = query.split(" ").map(() => 0);
+      const n = tallyAsciiTerms(text, wanted, counts);
+      const terms = analyzeTerms(text);
+      assert.equal(n, terms.length, text);
+      assert.deepEqual(
+        counts,
+        query.split(" ").map((t) => terms.filter((x) => x === t).length),
+        `${query} in ${text}`,
+      );
+    }
+  }
+  assert.equal(tallyAsciiTerms("café", new Map(), []), -1);
 });

@@ -18,6 +18,11 @@ interface Row {
   record_id: string;
   time: string | null;
   payload: string;
+  version: number;
+  emitted_at: string;
+  stamps: string | null;
+  base_version: number | null;
+  base_emitted_at: string | null;
 }
 
 export type ScoredDoc = CandidateDoc & { candidate: Candidate };
@@ -27,13 +32,30 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
   if (ids.length === 0) return [];
   const rows = db
     .stmt(
-      `SELECT id, connection_id, connector_key, stream, record_id, time, payload FROM records
+      `SELECT id, connection_id, connector_key, stream, record_id, time, payload,
+              version, emitted_at, stamps, base_version, base_emitted_at FROM records
        WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
     )
     .all(JSON.stringify(ids)) as Row[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scopeOf = scopeByConnection(scopes);
-  const chunk = db.stmt("SELECT text FROM text_chunks WHERE record_row = ? AND path = ? AND seq = 0").pluck();
+  // First chunks of the candidates' text fields, in one statement (one per candidate cost more).
+  const chunks = new Map<string, string>();
+  const textPaths = [...new Set(scopes.flatMap((s) => s.stream.text_fields ?? []))];
+  if (textPaths.length > 0) {
+    const rows = db
+      .stmt(
+        `SELECT record_row, path, text FROM text_chunks
+         WHERE record_row IN (SELECT value FROM json_each(?)) AND seq = 0
+           AND path IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids), JSON.stringify(textPaths)) as {
+      record_row: number;
+      path: string;
+      text: string;
+    }[];
+    for (const r of rows) chunks.set(`${r.record_row}\u0000${r.path}`, r.text);
+  }
   // Per scope: its stream's table and the granted columns in it.
   const layouts = new Map<StreamScope, { name: string; columns: Candidate["columns"] } | null>();
   const out: ScoredDoc[] = [];
@@ -50,12 +72,15 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
     const { columns } = layout;
     const payload = JSON.parse(row.payload) as Record<string, unknown>;
     const textFields = scope.stream.text_fields ?? [];
-    const fields = columns.map(({ field }) => ({
-      text: textFields.includes(field)
-        ? ((chunk.get(id, field) as string | undefined) ?? searchableText(getPath(payload, field)))
-        : searchableText(getPath(payload, field)),
-      weight: fieldWeight(scope.stream, field),
-    }));
+    const firstChunks = new Map<string, string>();
+    const fields = columns.map(({ field }) => {
+      const chunk = textFields.includes(field) ? chunks.get(`${id}\u0000${field}`) : undefined;
+      if (chunk !== undefined) firstChunks.set(field, chunk);
+      return {
+        text: chunk ?? searchableText(getPath(payload, field)),
+        weight: fieldWeight(scope.stream, field),
+      };
+    });
     out.push({
       id,
       fields,
@@ -71,6 +96,8 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
         scope,
         table: layout.name,
         columns,
+        // What describing the hit reads again otherwise: the row, its payload and first chunks.
+        read: { row, payload, firstChunks },
       },
     });
   }
