@@ -77,6 +77,7 @@ try {
     q: "needleatend",
     beforeChars: 64,
     afterChars: 64,
+    limitChars: 139,
   });
   console.log(
     `q window, match at the very end (scans every chunk): ${(performance.now() - t).toFixed(0)} ms, match ${JSON.stringify(q?.match)}`,

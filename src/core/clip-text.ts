@@ -35,3 +35,34 @@ export function clipText(text: string, maxChars: number): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * The longest prefix of `text` of at most `end` UTF-16 units that does not split a surrogate
+ * pair: budgets counted in JavaScript characters, cut only at code-point boundaries.
+ */
+export function headUnits(text: string, end: number): string {
+  if (text.length <= end) return text;
+  let e = Math.max(0, Math.floor(end));
+  if (e > 0 && isHigh(text.charCodeAt(e - 1)) && isLow(text.charCodeAt(e))) e -= 1;
+  return text.slice(0, e);
+}
+
+/** `text` from unit `start` on, moved past a low surrogate whose pair starts before it. */
+export function tailUnits(text: string, start: number): string {
+  let s = Math.max(0, Math.floor(start));
+  if (s > 0 && s < text.length && isLow(text.charCodeAt(s)) && isHigh(text.charCodeAt(s - 1))) s += 1;
+  return text.slice(s);
+}
+
+/** `text` when it has at most `max` UTF-16 units, else its code-point-safe head and "…" (≤ max in all). */
+export function clipUnits(text: string, max: number): string {
+  return text.length <= max ? text : `${headUnits(text, max - 1)}${ELLIPSIS}`;
+}

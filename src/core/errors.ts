@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   uri_too_long: 414,
   field_not_text: 422,
+  field_not_binary: 422,
   manifest_invalid: 422,
   // 500: only for bugs; the message is never the internal one.
   internal_error: 500,

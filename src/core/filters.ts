@@ -5,7 +5,7 @@ import type { FieldCondition } from "../store/store.js";
 import { fieldNotGranted, isFieldGranted } from "./capabilities.js";
 import { PdppError } from "./errors.js";
 import type { StreamScope } from "./grant.js";
-import { requireFieldInEveryConnector } from "./grant-scope.js";
+import { requireFieldInEveryConnector, requireInEveryConnector } from "./grant-scope.js";
 import { isFieldPath } from "./ids.js";
 import { type FieldSchema, fieldSchemaAt, type RangeOp, type StreamDef } from "./manifest.js";
 import { normalizeTime } from "./time.js";
@@ -112,6 +112,29 @@ export function coerceFilterValue(stream: StreamDef, field: string, value: strin
   }
 }
 
+function supports(stream: StreamDef, raw: RawFilter): boolean {
+  if (raw.op === "eq") return (stream.query?.exact_filters ?? []).includes(raw.field);
+  return (stream.query?.range_filters?.[raw.field] ?? []).includes(raw.op as RangeOp);
+}
+
+/** Whether a scope coerces the value as the first scope that coerces it at all does. */
+function coercesAlike(
+  scopes: Pick<StreamScope, "stream">[],
+  raw: RawFilter,
+): (scope: Pick<StreamScope, "stream">) => boolean {
+  const coerce = (s: Pick<StreamScope, "stream">) => {
+    try {
+      return fieldSchemaAt(s.stream, raw.field)
+        ? coerceFilterValue(s.stream, raw.field, raw.value)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const reference = scopes.map(coerce).find((v) => v !== undefined);
+  return (s) => reference !== undefined && coerce(s) === reference;
+}
+
 function checkCapability(stream: StreamDef, raw: RawFilter): void {
   if (raw.op === "eq") {
     if (!(stream.query?.exact_filters ?? []).includes(raw.field)) {
@@ -139,6 +162,23 @@ export function resolveFilters(
 ): FieldCondition[] {
   return raws.map((raw) => {
     requireFieldInEveryConnector(scopes, { field: raw.field, param: "filter" });
+    // Declared everywhere but filterable, granted or typed alike in only some connectors: the
+    // bare name is ambiguous for this filter, not unsupported.
+    requireInEveryConnector(scopes, {
+      param: "filter",
+      why: `only some of them allow ${raw.op} on ${raw.field}`,
+      allows: (s) => supports(s.stream, raw),
+    });
+    requireInEveryConnector(scopes, {
+      param: "filter",
+      why: `${raw.field} is granted in only some of them`,
+      allows: (s) => isFieldGranted(s.stream, s.fields, raw.field),
+    });
+    requireInEveryConnector(scopes, {
+      param: "filter",
+      why: `${raw.field} is typed differently across them`,
+      allows: coercesAlike(scopes, raw),
+    });
     let value: FieldCondition["value"] | undefined;
     for (const scope of scopes) {
       if (!fieldSchemaAt(scope.stream, raw.field)) {

@@ -152,14 +152,29 @@ export function requireFieldInEveryConnector(
   scopes: (Pick<StreamScope, "stream"> & { connectorKey?: string })[],
   options: { field: string; param: string },
 ): void {
-  const keyed = scopes.filter((s): s is Pick<StreamScope, "stream" | "connectorKey"> => !!s.connectorKey);
-  if (new Set(keyed.map((s) => s.connectorKey)).size < 2) return;
-  const declaring = keyed.filter((s) => fieldSchemaAt(s.stream, options.field) !== undefined);
-  if (declaring.length === 0 || declaring.length === keyed.length) return;
-  throw ambiguousStream(keyed, {
+  requireInEveryConnector(scopes, {
     param: options.param,
     why: `${options.field} is not a field of every one of them`,
+    allows: (s) => fieldSchemaAt(s.stream, options.field) !== undefined,
   });
+}
+
+/**
+ * A bare stream name shared by several connectors, read with something (a filter op, a sort, an
+ * aggregation, a granted field) that only some of them allow: 409 ambiguous_stream naming the
+ * qualified streams, so the caller retries on the one that allows it instead of reading a
+ * "not supported" answer about a stream that does support it. None allowing it is left to the
+ * caller's own error; one connector is never ambiguous.
+ */
+export function requireInEveryConnector<S extends Pick<StreamScope, "stream"> & { connectorKey?: string }>(
+  scopes: S[],
+  options: { param: string; why: string; allows: (scope: S) => boolean },
+): void {
+  const keyed = scopes.filter((s): s is S & { connectorKey: string } => !!s.connectorKey);
+  if (new Set(keyed.map((s) => s.connectorKey)).size < 2) return;
+  const allowing = new Set(keyed.filter(options.allows).map((s) => s.connectorKey));
+  if (allowing.size === 0 || keyed.every((s) => allowing.has(s.connectorKey))) return;
+  throw ambiguousStream(keyed, { param: options.param, why: options.why });
 }
 
 /** 409 ambiguous_stream: a bare name spans several connectors and the read needs one. */

@@ -115,3 +115,37 @@ export function findFirstMatch(
   }
   return null;
 }
+
+/** What a field window asks for, in code points (store.ts WindowSelector). */
+export type WindowAsk =
+  | { kind: "range"; offsetChars: number; limitChars: number }
+  | { kind: "match"; q: string; beforeChars: number; afterChars: number; limitChars: number };
+
+/**
+ * [start, end) of a field window, never longer than its `limitChars` (002: a window never exceeds
+ * the limit it reports). A match window keeps the match (its first limitChars when longer) and
+ * shares the rest between before and after in proportion to what was asked, giving one side what
+ * the other cannot use at the field's edges; no match reads from offset 0.
+ */
+export function windowSpan(
+  selector: WindowAsk,
+  sizeChars: number,
+  match: { startChars: number; endChars: number } | null,
+): { start: number; end: number } {
+  const limit = Math.max(0, selector.limitChars);
+  if (selector.kind === "range") {
+    const start = Math.min(Math.max(0, selector.offsetChars), sizeChars);
+    return { start, end: Math.min(sizeChars, start + limit) };
+  }
+  if (!match) return { start: 0, end: Math.min(sizeChars, limit) };
+  const length = match.endChars - match.startChars;
+  if (length >= limit) return { start: match.startChars, end: match.startChars + limit };
+  const room = limit - length;
+  const before = Math.min(selector.beforeChars, match.startChars);
+  const after = Math.min(selector.afterChars, sizeChars - match.endChars);
+  const asked = selector.beforeChars + selector.afterChars;
+  let b = Math.min(before, asked > 0 ? Math.floor((room * selector.beforeChars) / asked) : 0);
+  const a = Math.min(after, room - b);
+  b = Math.min(before, room - a);
+  return { start: match.startChars - b, end: match.endChars + a };
+}

@@ -1,5 +1,7 @@
 // Normalises time values (ISO strings, dates, epoch numbers) to ISO-8601 UTC with ms precision,
 // the one form both stores compare, sort and bucket as strings.
+
+import { headUnits } from "./clip-text.js";
 import { PdppError } from "./errors.js";
 
 // A date-time without a zone designator is read as UTC, never as the server's local time.
@@ -10,7 +12,7 @@ const MIN_MS = Date.parse("0000-01-01T00:00:00.000Z");
 const MAX_MS = Date.parse("9999-12-31T23:59:59.999Z");
 
 function invalidTime(value: unknown): PdppError {
-  const shown = typeof value === "string" ? JSON.stringify(value.slice(0, 64)) : String(value);
+  const shown = typeof value === "string" ? JSON.stringify(headUnits(value, 64)) : String(value);
   return new PdppError(
     "invalid_request",
     `${shown} is not a valid time; use ISO-8601 like 2024-03-05T14:07:00Z.`,

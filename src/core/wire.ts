@@ -15,7 +15,8 @@ export interface Warning {
 
 /**
  * Size and identity of a text field whose value was cut to a preview (`preview_chars`), or of a
- * binary field left in the store (value "", no digest: hashing would read the bytes).
+ * binary field left in the store (value ""; digest from the chunk metadata, absent for a value
+ * stored inline: hashing it would read the bytes).
  */
 export interface FieldPreviewInfo {
   size_chars: number;
@@ -85,6 +86,24 @@ export interface FieldWindowAnswer {
     match: { q: string; start_chars: number; end_chars: number } | null;
   };
   meta?: { warnings: Warning[] };
+}
+
+/** A byte range of a binary field (GET …/records/{record_id}/blob; 002 tier 4). */
+export interface BlobRangeAnswer {
+  object: "blob_range";
+  record: { id: string; connection_id: string; stream: string; record_id: string };
+  /** digest: sha256 of the stored (base64) value, the field digest used everywhere. */
+  field: { path: string; mime_type: string; size_bytes: number; digest: string };
+  range: {
+    start_bytes: number;
+    end_bytes: number;
+    limit_bytes: number;
+    /** True exactly when nothing of the blob is left after this range. */
+    complete: boolean;
+    next_offset_bytes: number | null;
+    /** The range's bytes, base64. */
+    data: string;
+  };
 }
 
 export interface AggregateAnswer {

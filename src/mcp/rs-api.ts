@@ -1,6 +1,7 @@
 // Typed calls of the RS read endpoints (20-rs-api.md) over an RsClient.
 import type {
   AggregateAnswer,
+  BlobRangeAnswer,
   FieldWindowAnswer,
   ListEnvelope,
   SchemaAnswer,
@@ -46,6 +47,13 @@ export const rsApi = {
     return rs.get<FieldWindowAnswer>({
       tool,
       path: `/v1/streams/${seg(ref.stream)}/records/${seg(ref.recordId)}/field-window`,
+      query,
+    });
+  },
+  blobRange(rs: RsClient, tool: string, ref: { stream: string; recordId: string }, query: Params) {
+    return rs.get<BlobRangeAnswer>({
+      tool,
+      path: `/v1/streams/${seg(ref.stream)}/records/${seg(ref.recordId)}/blob`,
       query,
     });
   },

@@ -1,6 +1,7 @@
 // Tool failures as MCP results (not protocol errors): argument checks that produce typed codes,
 // and the one renderer of a PdppError for both channels-aware clients (content[] only).
 import type { z } from "zod";
+import { clipUnits } from "../core/clip-text.js";
 import { isPdppError, PdppError } from "../core/errors.js";
 import { MAX_RESULT_CHARS } from "../core/render/budget.js";
 
@@ -55,6 +56,6 @@ export function toToolError(error: unknown): ErrorResult {
     : new PdppError("internal_error", "internal error in the MCP adapter; this is a bug.");
   const body = mcpHint(e.toBody());
   let text = `error ${e.code}: ${e.message}\n${JSON.stringify({ error: body })}`;
-  if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS - 1)}…`;
+  text = clipUnits(text, MAX_RESULT_CHARS);
   return { isError: true, content: [{ type: "text", text }] };
 }

@@ -14,6 +14,7 @@ import { notFound, onError } from "./errors.js";
 import { allowedHostNames, checkHost } from "./host-check.js";
 import { checkUrlLimits } from "./params.js";
 import { registerAggregate } from "./routes/aggregate.js";
+import { registerBlob } from "./routes/blob.js";
 import { registerFieldWindow } from "./routes/field-window.js";
 import { registerMcpMount } from "./routes/mcp-mount.js";
 import { registerOwnerConnections } from "./routes/owner-connections.js";
@@ -118,6 +119,7 @@ export function createApp(options: AppOptions): Hono<RsEnv> {
   registerSchema(app);
   registerRecords(app);
   registerFieldWindow(app);
+  registerBlob(app);
   registerAggregate(app);
   registerSearch(app);
   registerOwnerConnections(app);

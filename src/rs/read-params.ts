@@ -4,7 +4,11 @@
 import { fieldNotGranted, isFieldGranted, sortableFields } from "../core/capabilities.js";
 import { invalidRequest, PdppError } from "../core/errors.js";
 import type { StreamScope } from "../core/grant.js";
-import { ambiguousStream, requireFieldInEveryConnector } from "../core/grant-scope.js";
+import {
+  ambiguousStream,
+  requireFieldInEveryConnector,
+  requireInEveryConnector,
+} from "../core/grant-scope.js";
 import { isFieldPath } from "../core/ids.js";
 import { fieldSchemaAt, isTimeLike } from "../core/manifest.js";
 import { MAX_QUERY_CHARS } from "../core/search-query.js";
@@ -44,6 +48,11 @@ export function checkFieldPath(field: string, scopes: StreamScope[], param: stri
       param,
     );
   }
+  requireInEveryConnector(scopes, {
+    param,
+    why: `${field} is granted in only some of them`,
+    allows: (s) => isFieldGranted(s.stream, s.fields, field),
+  });
   if (declaring.some((s) => !isFieldGranted(s.stream, s.fields, field))) throw fieldNotGranted(param);
 }
 
@@ -83,6 +92,11 @@ export function sortParam(params: Params, scopes: StreamScope[]): SortSpec {
   if (!isFieldPath(field))
     throw invalidRequest("sort is a field name, prefixed with - for descending.", "sort");
   requireFieldInEveryConnector(scopes, { field, param: "sort" });
+  requireInEveryConnector(scopes, {
+    param: "sort",
+    why: `${field} is sortable in only some of them`,
+    allows: (s) => isFieldGranted(s.stream, s.fields, field) && sortableFields(s.stream).includes(field),
+  });
   for (const s of scopes) {
     if (!fieldSchemaAt(s.stream, field)) {
       throw invalidRequest(

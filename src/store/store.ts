@@ -120,7 +120,7 @@ export interface StoredRecord {
   /** Projected payload: only granted (and requested) fields plus primary-key fields. */
   data: Record<string, unknown>;
   /** For each text field cut by previewChars: its full size and digest. */
-  /** A binary field's entry has no digest: hashing would read the bytes the projection spares. */
+  /** A binary field's entry has its stored digest, or none when stored inline (hashing would read the bytes). */
   previews?: Record<string, { sizeChars: number; digest?: string; complete: boolean }>;
   /** The value the list was sorted by (present on listRecords results, for the next cursor). */
   sortValue?: string | number | boolean | null;
@@ -141,7 +141,7 @@ export interface ChangesResult {
 
 export type WindowSelector =
   | { kind: "range"; offsetChars: number; limitChars: number }
-  | { kind: "match"; q: string; beforeChars: number; afterChars: number };
+  | { kind: "match"; q: string; beforeChars: number; afterChars: number; limitChars: number };
 
 export interface FieldWindow {
   sizeChars: number;

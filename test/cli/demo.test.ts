@@ -143,8 +143,8 @@ describe("pdpp demo", () => {
       assert.match(lines[3], /^ {2}FAIL {2}broken {5}command not found: \S+missing$/);
       assert.deepEqual(lines.slice(4), [
         "duplicate: pdpp, pdpp-copy run the same server (same command, args and env, or URL); keep one",
-        `collision: pdpp, pdpp-copy all expose ${tools}; clients tell them apart only by server name (pdpp__search, pdpp-copy__search)`,
-        "result: 1 failing server, 6 name warnings (6 shared tool names, 0 too long)",
+        `shared: pdpp, pdpp-copy all expose ${tools}; clients tell them apart by server (search: Claude Code mcp__pdpp__search, mcp__pdpp-copy__search; Codex mcp__pdpp__search, mcp__pdpp-copy__search; Gemini CLI search, pdpp-copy__search)`,
+        "result: 1 failing server, 0 name warnings (0 too long, 0 clashing, 0 refused), 6 shared tool names",
       ]);
 
       // A second run re-imports nothing new and issues a fresh grant.

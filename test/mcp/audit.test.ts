@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { canonicalJson } from "../../src/core/canonical-json.js";
 import { sha256Digest } from "../../src/core/ids.js";
 import type { Manifest } from "../../src/core/manifest.js";
-import { recordUri, windowUri } from "../../src/core/render/handles.js";
+import { blobUri, recordUri, windowUri } from "../../src/core/render/handles.js";
 import { InProcessRsClient, type RsClient } from "../../src/mcp/rs-client.js";
 import { createPdppMcpServer } from "../../src/mcp/server.js";
 import { createApp } from "../../src/rs/app.js";
@@ -126,8 +126,13 @@ describe("adapter audit", () => {
       !q.text.includes(BASE64.slice(0, 32)) && !JSON.stringify(q.structured).includes(BASE64.slice(0, 32)),
     );
     const rec = (q.structured.data as { data: { data: Record<string, unknown> }[] }).data[0];
-    // No digest: the store keeps the bytes back (item 7) and does not hash them on a read.
-    assert.deepEqual(Object.keys(rec.data.image as object).sort(), ["binary", "mime_type", "size_chars"]);
+    // The stored digest comes from the chunk metadata: the bytes stay in the store (item 7).
+    assert.deepEqual(Object.keys(rec.data.image as object).sort(), [
+      "binary",
+      "digest",
+      "mime_type",
+      "size_chars",
+    ]);
     assert.equal((rec.data.image as { size_chars: number }).size_chars, BASE64.length);
     assert.match(q.text, /"image":"\[binary image\/png, \d+ chars, not inlined\]"/);
     const ladder = q.structured.content_ladder as Record<string, unknown>[];
@@ -135,8 +140,9 @@ describe("adapter audit", () => {
     assert.ok(entry, JSON.stringify(ladder));
     assert.equal((entry.preview as { status: string }).status, "binary_only");
     assert.equal(entry.continue, undefined);
-    assert.equal(entry.resource_uri, recordUri({ c: docs.conn, s: "files", r: "img-1" }));
-    assert.equal(entry.digest, undefined);
+    // Issue 20 item 8: the handle reads the bytes (test/mcp/blob-resources.test.ts).
+    assert.equal(entry.resource_uri, blobUri({ c: docs.conn, s: "files", r: "img-1", f: "image", o: 0 }));
+    assert.equal(entry.digest, sha256Digest(BASE64));
     const doc = await call(client, "fetch", { id: `${docs.conn}/files:img-1` });
     assert.ok(!doc.text.includes(BASE64.slice(0, 32)));
     assert.equal(doc.structured.text, "A photo.");

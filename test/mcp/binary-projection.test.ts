@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamScope } from "../../src/core/grant.js";
+import { sha256Digest } from "../../src/core/ids.js";
 import type { Manifest } from "../../src/core/manifest.js";
 import { InProcessRsClient } from "../../src/mcp/rs-client.js";
 import { createApp } from "../../src/rs/app.js";
@@ -44,6 +45,9 @@ const FILES: Manifest = {
 const BIG_CHARS = 20_000_000;
 const BIG = "QUJD".repeat(BIG_CHARS / 4);
 const TINY = "QUJD";
+// Chunked binary fields bring their stored digest (sha256 of the base64 text) without the bytes.
+const BIG_DIGEST = sha256Digest(BIG);
+const TINY_DIGEST = sha256Digest(TINY);
 
 /** The RS answers an in-process client got, by path, with their body sizes in bytes. */
 interface Seen {
@@ -86,14 +90,25 @@ for (const backend of testBackends()) {
       const big = await call(client, "fetch", { id: `${conn}/attachments:big` });
       const tiny = await call(client, "fetch", { id: `${conn}/attachments:tiny` });
       assert.equal(big.isError, false, big.text);
-      const stub = (size: number) => ({ binary: true, mime_type: "application/pdf", size_chars: size });
-      const doc = (id: string, name: string, size: number) =>
-        JSON.parse(JSON.stringify({ file_id: id, name, blob: stub(size), note: "n" })) as Record<
+      const stub = (size: number, digest: string) => ({
+        binary: true,
+        mime_type: "application/pdf",
+        size_chars: size,
+        digest,
+      });
+      const doc = (id: string, name: string, size: number, digest: string) =>
+        JSON.parse(JSON.stringify({ file_id: id, name, blob: stub(size, digest), note: "n" })) as Record<
           string,
           unknown
         >;
-      assert.deepEqual(JSON.parse(big.structured.text as string), doc("big", "Big scan", BIG_CHARS));
-      assert.deepEqual(JSON.parse(tiny.structured.text as string), doc("tiny", "Tiny scan", TINY.length));
+      assert.deepEqual(
+        JSON.parse(big.structured.text as string),
+        doc("big", "Big scan", BIG_CHARS, BIG_DIGEST),
+      );
+      assert.deepEqual(
+        JSON.parse(tiny.structured.text as string),
+        doc("tiny", "Tiny scan", TINY.length, TINY_DIGEST),
+      );
       const keys = (r: typeof big) => Object.keys(r.structured.metadata as object).sort();
       assert.deepEqual(keys(big), keys(tiny));
       assert.ok(big.text.length < 2_000, big.text);
@@ -114,7 +129,12 @@ for (const backend of testBackends()) {
       });
       assert.equal(q.isError, false, q.text);
       const rec = (q.structured.data as { data: { data: Record<string, unknown> }[] }).data[0];
-      assert.deepEqual(rec.data.blob, { binary: true, mime_type: "application/pdf", size_chars: BIG_CHARS });
+      assert.deepEqual(rec.data.blob, {
+        binary: true,
+        mime_type: "application/pdf",
+        size_chars: BIG_CHARS,
+        digest: BIG_DIGEST,
+      });
       const ladder = q.structured.content_ladder as {
         field: unknown;
         preview: unknown;
@@ -147,7 +167,9 @@ for (const backend of testBackends()) {
       const ref = { connectionId: conn, recordId: "big" };
       const preview = await store.getRecord(scope, ref, { previewChars: 64 });
       assert.equal(preview?.data.blob, "");
-      assert.deepEqual(preview?.previews, { blob: { sizeChars: BIG_CHARS, complete: false } });
+      assert.deepEqual(preview?.previews, {
+        blob: { sizeChars: BIG_CHARS, digest: BIG_DIGEST, complete: false },
+      });
       const page = await store.listRecords([scope], {
         conditions: [],
         sort: { field: "file_id", direction: "asc" },
@@ -157,8 +179,8 @@ for (const backend of testBackends()) {
       assert.deepEqual(
         page.records.map((r) => [r.recordId, r.data.blob, r.previews]),
         [
-          ["big", "", { blob: { sizeChars: BIG_CHARS, complete: false } }],
-          ["tiny", "", { blob: { sizeChars: TINY.length, complete: false } }],
+          ["big", "", { blob: { sizeChars: BIG_CHARS, digest: BIG_DIGEST, complete: false } }],
+          ["tiny", "", { blob: { sizeChars: TINY.length, digest: TINY_DIGEST, complete: false } }],
         ],
       );
       const full = await store.getRecord(scope, ref);
@@ -182,12 +204,14 @@ for (const backend of testBackends()) {
         { previewChars: 64 },
       );
       assert.deepEqual(read?.data.attachment, { name: "a.png", data: "" });
-      assert.deepEqual(read?.previews, { "attachment.data": { sizeChars: data.length, complete: false } });
+      assert.deepEqual(read?.previews, {
+        "attachment.data": { sizeChars: data.length, digest: sha256Digest(data), complete: false },
+      });
       const id = `${conn}/attachments:nested`;
       const f = await call(client, "fetch", { id });
       assert.deepEqual(JSON.parse(f.structured.text as string).attachment, {
         name: "a.png",
-        data: { binary: true, mime_type: "image/png", size_chars: data.length },
+        data: { binary: true, mime_type: "image/png", size_chars: data.length, digest: sha256Digest(data) },
       });
       const parent = await call(client, "read_record_field", { id, field_path: "attachment" });
       assert.equal(parent.isError, true);
@@ -212,7 +236,9 @@ for (const backend of testBackends()) {
       const changes = await store.listChanges([scope], { afterVersion: 0, limit: 10, previewChars: 64 });
       const big = changes.records.find((r) => r.recordId === "big");
       assert.equal(big?.data.blob, "");
-      assert.deepEqual(big?.previews, { blob: { sizeChars: BIG_CHARS, complete: false } });
+      assert.deepEqual(big?.previews, {
+        blob: { sizeChars: BIG_CHARS, digest: BIG_DIGEST, complete: false },
+      });
     });
   });
 }

@@ -37,3 +37,8 @@ export function channelChars(channels: Channels): { text: number; structured: nu
   const text = channels.content.reduce((n, c) => n + (c.text?.length ?? 0) + (c.uri?.length ?? 0), 0);
   return { text, structured: JSON.stringify(channels.structured).length };
 }
+
+/** Well-formed UTF-16: no lone surrogate (in a `u` regex a proper pair is one code point, not Cs). */
+export function isWellFormedText(text: string): boolean {
+  return !/\p{Cs}/u.test(text);
+}

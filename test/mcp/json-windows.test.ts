@@ -95,7 +95,8 @@ for (const backend of testBackends()) {
         text: '["a","b"]',
         start_chars: 0,
         end_chars: 9,
-        limit_chars: 4096,
+        // 2,048 before + the match + 2,048 after: the limit a q window applies.
+        limit_chars: 4097,
         complete: true,
         next_cursor: null,
         previous_cursor: null,

@@ -228,7 +228,8 @@ describe("MCP surface (issue 9)", () => {
     assert.equal(q.isError, false, q.text);
     const w3 = q.structured.window as { start_chars: number; end_chars: number; limit_chars: number };
     const at = world.body.indexOf("ENDMARKER");
-    assert.deepEqual([w3.start_chars, w3.end_chars, w3.limit_chars], [at - 20, world.body.length, 40]);
+    // The match and the field's last 12 chars after it; before gets the rest of the 40 (issue 20 item 7).
+    assert.deepEqual([w3.start_chars, w3.end_chars, w3.limit_chars], [at - 19, world.body.length, 40]);
   });
 
   test("perf: query_records asks once, with previews sized for the page", async () => {

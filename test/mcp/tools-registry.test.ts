@@ -147,11 +147,11 @@ describe("tools/list", () => {
     }
   });
 
-  test("resource templates: record and field-window", async () => {
+  test("resource templates: record, field-window and blob", async () => {
     const templates = await client.listResourceTemplates();
     assert.deepEqual(
       templates.resourceTemplates.map((t) => t.uriTemplate),
-      ["pdpp://record/{handle}", "pdpp://field-window/{handle}"],
+      ["pdpp://record/{handle}", "pdpp://field-window/{handle}", "pdpp://blob/{handle}"],
     );
   });
 });

@@ -53,7 +53,9 @@ for (const backend of testBackends()) {
       }
       assert.equal(text, longBody());
       assert.equal(last.window.end_chars, LONG_BODY_CHARS);
-      assert.equal(last.window.complete, false);
+      // Nothing is left after the last window (issue 20 item 7): complete, next_cursor null.
+      assert.equal(last.window.complete, true);
+      assert.equal(last.window.next_cursor, null);
       const back = await fx.call(
         `/v1/streams/messages/records/${rid("<a0/x@mail.example>")}/field-window?connection_id=${fx.mailA}&field=body&cursor=${last.window.previous_cursor}`,
       );
@@ -87,7 +89,9 @@ for (const backend of testBackends()) {
       const none = await fx.call(`${base}&q=absent%20word&before_chars=10&after_chars=10`);
       assert.equal(none.json.window.match, null);
       assert.equal(none.json.window.start_chars, 0);
-      assert.equal(none.json.window.end_chars, 20);
+      // No match: the window from 0 at the limit a match window would have had (10 + q + 10).
+      assert.equal(none.json.window.end_chars, 31);
+      assert.equal(none.json.window.limit_chars, 31);
       assert.deepEqual(
         none.json.meta.warnings.map((w: { code: string }) => w.code),
         ["q_not_found"],
@@ -102,13 +106,15 @@ for (const backend of testBackends()) {
       // NEEDLE sits near the end: the window stops at the field's end.
       assert.equal(r.json.window.end_chars, Math.min(LONG_BODY_CHARS, at + 6 + 2048));
       assert.equal(r.json.window.next_cursor, null);
-      assert.equal(r.json.window.limit_chars, 4096);
-      assert.equal(r.json.window.complete, false);
+      // The limit applied: 2,048 before + the match + 2,048 after (the window never exceeds it).
+      assert.equal(r.json.window.limit_chars, 4096 + 6);
+      // The window reaches the field's end: nothing is left after it.
+      assert.equal(r.json.window.complete, true);
       assert.deepEqual(r.json.meta.warnings, []);
       const back = await fx.call(`${base}&cursor=${r.json.window.previous_cursor}`);
       assert.equal(back.status, 200, back.text);
       assert.equal(back.json.window.end_chars, at - 2048);
-      assert.equal(back.json.window.start_chars, at - 2048 - 4096);
+      assert.equal(back.json.window.start_chars, at - 2048 - 4102);
       assert.equal(back.json.window.match, null);
     });
 

@@ -10,6 +10,7 @@ import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { StreamScope } from "../../src/core/grant.js";
+import { sha256Digest } from "../../src/core/ids.js";
 import { chunkedFields, type Manifest } from "../../src/core/manifest.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -187,7 +188,7 @@ for (const backend of backends) {
       const preview = await store.getRecord(scope(), ref, { previewChars: 64 });
       assert.deepEqual(preview?.data, { file_id: "new", name: "New", blob: "", thumb: "" });
       assert.deepEqual(preview?.previews, {
-        blob: { sizeChars: BLOB.length, complete: false },
+        blob: { sizeChars: BLOB.length, digest: sha256Digest(BLOB), complete: false },
         thumb: { sizeChars: 4, complete: false },
       });
       const full = await store.getRecord(scope(), ref);
@@ -229,7 +230,10 @@ for (const backend of backends) {
           [
             "new",
             "",
-            { blob: { sizeChars: BLOB.length, complete: false }, thumb: { sizeChars: 4, complete: false } },
+            {
+              blob: { sizeChars: BLOB.length, digest: sha256Digest(BLOB), complete: false },
+              thumb: { sizeChars: 4, complete: false },
+            },
           ],
           [
             "old",

@@ -154,7 +154,7 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
     const m = await store.readFieldWindow(
       scope,
       { connectionId, recordId: "big", path: "body" },
-      { kind: "match", q: "😂😃", beforeChars: 1, afterChars: 2 },
+      { kind: "match", q: "😂😃", beforeChars: 1, afterChars: 2, limitChars: 5 },
     );
     assert.deepEqual(m?.match, { startChars: 65537, endChars: 65539 });
     assert.equal(m?.text, "😁😂😃😄t");
@@ -180,7 +180,7 @@ describe("postgres store specifics", { skip: url ? false : "PDPP_TEST_PG_URL not
         await store.readFieldWindow(
           scope,
           { connectionId: conn, recordId: id, path: "body" },
-          { kind: "match", q, beforeChars: 1, afterChars: 1 },
+          { kind: "match", q, beforeChars: 1, afterChars: 1, limitChars: 2 + [...q].length },
         )
       )?.match ?? null;
     assert.deepEqual(await find("span", "needle"), { startChars: 65530, endChars: 65536 });

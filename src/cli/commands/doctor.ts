@@ -11,20 +11,30 @@ import {
   defaultConfigPaths,
   readClientConfig,
 } from "../doctor-config.js";
-import { analyseToolNames, groupCollisions, type NameReport } from "../doctor-names.js";
+import {
+  analyseToolNames,
+  CLIENT_RULES,
+  type ClientName,
+  groupShared,
+  type NameReport,
+  type ServerTools,
+  sharedExample,
+  warningCount,
+} from "../doctor-names.js";
 import { type ProbeResult, probeServer } from "../doctor-probe.js";
 
 export interface DoctorReport {
   config: ClientConfig;
   probes: ProbeResult[];
   names: NameReport;
+  servers: ServerTools[];
 }
 
 export async function runDoctor(path: string, options: { timeoutMs: number }): Promise<DoctorReport> {
   const config = readClientConfig(path);
   const probes = await Promise.all(config.servers.map((server) => probeServer(server, options)));
-  const names = analyseToolNames(probes.flatMap((p) => (p.ok ? [{ server: p.name, tools: p.tools }] : [])));
-  return { config, probes, names };
+  const servers = probes.flatMap((p) => (p.ok ? [{ server: p.name, tools: p.tools }] : []));
+  return { config, probes, names: analyseToolNames(servers), servers };
 }
 
 export function formatDoctorReport(report: DoctorReport): string {
@@ -49,23 +59,51 @@ export function formatDoctorReport(report: DoctorReport): string {
       `duplicate: ${duplicate.join(", ")} run the same server (same command, args and env, or URL); keep one`,
     );
   }
-  for (const group of groupCollisions(names.collisions)) {
-    lines.push(
-      `collision: ${group.servers.join(", ")} all expose ${group.tools.join(", ")}; clients tell them apart only by server name (${group.example.join(", ")})`,
-    );
-  }
-  for (const long of names.overLong) {
-    lines.push(
-      `long name: ${long.qualified} is ${long.length} chars (> ${long.limit}); clients shorten it to ${long.shortened}`,
-    );
-  }
-  for (const note of names.notes) lines.push(`note: ${note}`);
+  lines.push(...nameLines(report));
   const failures = probes.filter((p) => !p.ok).length;
-  const warnings = names.collisions.length + names.overLong.length;
+  const warnings = warningCount(names);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   lines.push(
-    `result: ${failures} failing server${failures === 1 ? "" : "s"}, ${warnings} name warning${warnings === 1 ? "" : "s"} (${names.collisions.length} shared tool name${names.collisions.length === 1 ? "" : "s"}, ${names.overLong.length} too long)`,
+    `result: ${plural(failures, "failing server")}, ${plural(warnings, "name warning")} (${names.long.length} too long, ${names.clashes.length} clashing, ${names.invalid.length + names.badServers.length} refused), ${plural(names.shared.length, "shared tool name")}`,
   );
   return lines.join("\n");
+}
+
+/** Shared names (a note), then every warning by client, then the rules of the clients warned about. */
+function nameLines(report: DoctorReport): string[] {
+  const { names, servers } = report;
+  const lines: string[] = [];
+  for (const group of groupShared(names.shared)) {
+    const example = group.tools.includes("search") ? "search" : group.tools[0];
+    lines.push(
+      `shared: ${group.servers.join(", ")} all expose ${group.tools.join(", ")}; clients tell them apart by server (${example}: ${sharedExample(example, group.servers, servers)})`,
+    );
+  }
+  const warned = new Set<ClientName>();
+  for (const bad of names.badServers) {
+    warned.add(bad.client);
+    lines.push(`warning (${bad.client}): server ${bad.server}: ${bad.outcome}`);
+  }
+  for (const long of names.long) {
+    warned.add(long.client);
+    const shown = long.shownAs === null ? "" : ` to ${long.shownAs}`;
+    lines.push(
+      `warning (${long.client}): ${long.measured} is ${long.length} chars (limit ${long.limit}): ${long.outcome}${shown}`,
+    );
+  }
+  for (const bad of names.invalid) {
+    warned.add(bad.client);
+    lines.push(`warning (${bad.client}): ${bad.name}: ${bad.outcome}`);
+  }
+  for (const clash of names.clashes) {
+    warned.add(clash.client);
+    const tools = clash.tools.map((t) => `${t.server}/${t.tool}`).join(" and ");
+    lines.push(`warning (${clash.client}): ${tools} are both named ${clash.name}: ${clash.outcome}`);
+  }
+  for (const client of Object.keys(CLIENT_RULES) as ClientName[]) {
+    if (warned.has(client)) lines.push(`rule (${client}): ${CLIENT_RULES[client]}`);
+  }
+  return lines;
 }
 
 /** Entries that would start the very same server (a copy-pasted block under a second name). */

@@ -1,11 +1,11 @@
 // content[] text of aggregate: `count(messages) = 1234` or the top groups with other_count;
 // never record bodies; ≤ 400 chars scalar, ≤ 1,200 grouped.
+
+import { clipUnits } from "../clip-text.js";
 import type { AggregateAnswer } from "../wire.js";
 import { AGGREGATE_GROUPED_CHARS, AGGREGATE_SCALAR_CHARS } from "./budget.js";
 
-function clipChars(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+const clipChars = clipUnits;
 
 function label(answer: AggregateAnswer): string {
   return answer.field

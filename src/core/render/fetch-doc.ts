@@ -1,6 +1,7 @@
 // The fetch tool's document ({id, title, text, url, metadata}, the search/fetch contract): the
 // first text field bounded to 16,384 chars with its continuation in metadata, else compact JSON.
 import { canonicalJson } from "../canonical-json.js";
+import { clipUnits } from "../clip-text.js";
 import { deletePath, getPath } from "../projection.js";
 import type { FieldPreviewInfo, SchemaStream, WireRecord } from "../wire.js";
 import {
@@ -11,7 +12,7 @@ import {
   MAX_RESULT_CHARS,
   sliceCodePoints,
 } from "./budget.js";
-import { recordUri, windowUri } from "./handles.js";
+import { blobUri, recordUri, windowUri } from "./handles.js";
 import { binaryFieldsOf, cutPayload, holdsCutText } from "./record-preview.js";
 
 export interface FetchDocument {
@@ -115,11 +116,12 @@ export function buildFetchDocument(
 ): FetchDocument {
   const textField = firstTextField(record, options.stream);
   // Binary values become metadata stubs (MIME type, size, digest) before anything is rendered.
-  const data = cutPayload(record.data, Number.POSITIVE_INFINITY, {
+  const cut = cutPayload(record.data, Number.POSITIVE_INFINITY, {
     binary: binaryFieldsOf(options.stream),
     // The size of a binary field the store kept back (its value here is "").
     previews: record.field_previews,
-  }).data;
+  });
+  const data = cut.data;
   const metadata: Record<string, unknown> = {
     connection_id: record.connection_id,
     connector_key: record.connector_key,
@@ -129,6 +131,26 @@ export function buildFetchDocument(
     record_handle: record.id,
   };
   if (!options.narrowed) metadata.time = record.time;
+  // Tier 4: each binary field's bytes are one resources/read away (never in the document).
+  if (cut.binary.length > 0) {
+    metadata.binary_fields = Object.fromEntries(
+      cut.binary.map((b) => [
+        b.path,
+        {
+          ...(b.mimeType ? { mime_type: b.mimeType } : {}),
+          size_chars: b.sizeChars,
+          ...(b.digest ? { digest: b.digest } : {}),
+          resource_uri: blobUri({
+            c: record.connection_id,
+            s: record.stream,
+            r: record.record_id,
+            f: b.path,
+            o: 0,
+          }),
+        },
+      ]),
+    );
+  }
   let text: string;
   if (textField) {
     const full = getPath(record.data, textField) as string;
@@ -171,7 +193,7 @@ export function buildFetchDocument(
     }
   } else {
     const json = JSON.stringify(data);
-    text = json.length > FETCH_JSON_CHARS ? `${json.slice(0, FETCH_JSON_CHARS - 1)}…` : json;
+    text = clipUnits(json, FETCH_JSON_CHARS);
     metadata.text_field = null;
     metadata.text_complete = json.length <= FETCH_JSON_CHARS;
     metadata.text_total_chars = json.length;

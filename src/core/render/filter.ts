@@ -40,9 +40,16 @@ export function checkFilter(filter: unknown): FilterCondition[] | undefined {
     if (!FILTER_OPS.includes(c.op as FilterOp)) {
       throw invalid(`filter[${index}].op must be one of ${FILTER_OPS.join(", ")}.`);
     }
-    if (typeof c.value !== "string")
-      throw invalid(`filter[${index}].value must be a string; the RS coerces it.`);
-    return { field: c.field, op: c.op as FilterOp, value: c.value };
+    const value: unknown = c.value;
+    // A JSON number or boolean is its text: the RS coerces by the field's declared type.
+    if (typeof value === "number" && Number.isFinite(value))
+      return { field: c.field, op: c.op as FilterOp, value: String(value) };
+    if (typeof value === "boolean") return { field: c.field, op: c.op as FilterOp, value: String(value) };
+    if (typeof value !== "string")
+      throw invalid(
+        `filter[${index}].value must be a string, number or boolean; the RS coerces it by the field's type.`,
+      );
+    return { field: c.field, op: c.op as FilterOp, value };
   });
 }
 

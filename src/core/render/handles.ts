@@ -1,4 +1,5 @@
-// Resource handles: base64url of a small versioned JSON naming a record (and a field window).
+// Resource handles: base64url of a small versioned JSON naming a record (and a field window, or a
+// byte range of a binary field).
 // Handles are identifiers, not authority: every read still goes through the RS with the token.
 import { PdppError } from "../errors.js";
 import { isConnectionId, isFieldPath, isStreamName, requireSafeName } from "../ids.js";
@@ -6,6 +7,7 @@ import { WINDOW_MAX_CHARS } from "./budget.js";
 
 export const RECORD_URI_PREFIX = "pdpp://record/";
 export const WINDOW_URI_PREFIX = "pdpp://field-window/";
+export const BLOB_URI_PREFIX = "pdpp://blob/";
 const MAX_HANDLE_CHARS = 8192;
 
 export interface RecordHandle {
@@ -21,6 +23,13 @@ export interface WindowHandle extends RecordHandle {
   w: { cur: string } | { o: number; l?: number };
 }
 
+export interface BlobHandle extends RecordHandle {
+  f: string; // binary field path
+  o: number; // offset in bytes
+  /** The digest the previous range was read at: a changed blob answers stale_cursor, never a splice. */
+  d?: string;
+}
+
 function encode(value: object): string {
   return Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
 }
@@ -31,6 +40,11 @@ export function recordUri(handle: Omit<RecordHandle, "v">): string {
 
 export function windowUri(handle: Omit<WindowHandle, "v">): string {
   return `${WINDOW_URI_PREFIX}${encode({ v: 1, c: handle.c, s: handle.s, r: handle.r, f: handle.f, w: handle.w })}`;
+}
+
+export function blobUri(handle: Omit<BlobHandle, "v">): string {
+  const body = { v: 1, c: handle.c, s: handle.s, r: handle.r, f: handle.f, o: handle.o };
+  return `${BLOB_URI_PREFIX}${encode(handle.d === undefined ? body : { ...body, d: handle.d })}`;
 }
 
 function bad(reason: string): PdppError {
@@ -94,11 +108,25 @@ export function decodeWindowHandle(handle: string): WindowHandle {
   return { ...base, f, w: l === undefined ? { o: o as number } : { o: o as number, l: l as number } };
 }
 
+export function decodeBlobHandle(handle: string): BlobHandle {
+  const obj = decodeObject(handle);
+  const keys = Object.keys(obj).sort().join(",");
+  if (keys !== "c,f,o,r,s,v" && keys !== "c,d,f,o,r,s,v") throw bad("has unexpected members");
+  const base = checkRecordPart(obj);
+  const { f, o, d } = obj;
+  if (typeof f !== "string" || !isFieldPath(f)) throw bad("names no valid field path");
+  if (!Number.isSafeInteger(o) || (o as number) < 0) throw bad("has a malformed offset");
+  if (d !== undefined && (typeof d !== "string" || !/^sha256:[0-9a-f]{64}$/.test(d)))
+    throw bad("has a malformed digest");
+  return { ...base, f, o: o as number, ...(d === undefined ? {} : { d: d as string }) };
+}
+
 /** Split a pdpp:// URI into its kind and handle; anything else is a malformed handle. */
-export function parseResourceUri(uri: string): { kind: "record" | "window"; handle: string } {
+export function parseResourceUri(uri: string): { kind: "record" | "window" | "blob"; handle: string } {
   if (uri.startsWith(RECORD_URI_PREFIX))
     return { kind: "record", handle: uri.slice(RECORD_URI_PREFIX.length) };
   if (uri.startsWith(WINDOW_URI_PREFIX))
     return { kind: "window", handle: uri.slice(WINDOW_URI_PREFIX.length) };
+  if (uri.startsWith(BLOB_URI_PREFIX)) return { kind: "blob", handle: uri.slice(BLOB_URI_PREFIX.length) };
   throw bad("has an unknown scheme");
 }

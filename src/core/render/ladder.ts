@@ -1,6 +1,6 @@
 // Content-ladder entries (30-mcp.md "Content ladder"): for every cut text preview, the exact
 // read_record_field continuation and a field-window resource URI.
-import { recordUri, windowUri } from "./handles.js";
+import { blobUri, windowUri } from "./handles.js";
 
 export type PreviewStatus = "complete" | "truncated" | "snippet_only" | "binary_only" | "unavailable";
 
@@ -97,7 +97,10 @@ export function snippetEntry(
   return entry;
 }
 
-/** An entry for a binary field: MIME type, size, digest and the record's handle; never the bytes. */
+/**
+ * An entry for a binary field: MIME type, size, digest and a pdpp://blob handle whose resources/read
+ * returns the bytes (in ranges, each naming the next); never the bytes themselves.
+ */
 export function binaryEntry(
   record: LadderSource,
   field: { path: string; sizeChars: number; digest?: string; mimeType?: string },
@@ -109,7 +112,13 @@ export function binaryEntry(
     record_id: record.record_id,
     field: { path: field.path, type: "binary", text_like: false, size_chars: field.sizeChars },
     preview: { status: "binary_only", start_chars: 0, end_chars: 0 },
-    resource_uri: recordUri({ c: record.connection_id, s: record.stream, r: record.record_id }),
+    resource_uri: blobUri({
+      c: record.connection_id,
+      s: record.stream,
+      r: record.record_id,
+      f: field.path,
+      o: 0,
+    }),
   };
   if (field.digest) entry.digest = field.digest;
   if (field.mimeType) entry.field.mime_type = field.mimeType;

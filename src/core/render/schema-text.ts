@@ -1,8 +1,8 @@
-// content[] text of schema: the grant-wide index (every stream named, detailed rows capped) and
-// the per-stream capability view with a legend a text-only client can build arguments from.
+// content[] text of schema(stream): the per-stream capability view with a legend a text-only
+// client can build arguments from (the index is schema-index.ts).
 import { parseStreamName } from "../ids.js";
 import type { FieldCapabilities, SchemaAnswer, SchemaStream } from "../wire.js";
-import { clipBytes, SCHEMA_INDEX_DETAILED_ROWS } from "./budget.js";
+import { clipBytes, codePoints, sliceCodePoints } from "./budget.js";
 
 type Connector = SchemaAnswer["connectors"][number];
 
@@ -18,56 +18,13 @@ function connectionsLine(connector: Connector, stream?: SchemaStream): string {
     .join(", ");
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-function totalRecords(stream: SchemaStream): number {
-  return Object.values(stream.record_counts ?? {}).reduce((a, b) => a + b, 0);
-}
-
-/** schema() without a stream: every granted stream name grouped by connector. */
-export function renderSchemaIndex(doc: SchemaAnswer): string {
-  const streamCount = doc.connectors.reduce(
-    (n, c) => n + c.streams.length + (c.more_streams?.length ?? 0),
-    0,
-  );
-  const lines = [
-    `schema index · ${plural(doc.connectors.length, "connector")} · ${plural(streamCount, "stream")} · bearer ${doc.bearer.kind}${doc.bearer.grant_id ? ` ${doc.bearer.grant_id}` : ""}`,
-  ];
-  let detailed = 0;
-  for (const connector of doc.connectors) {
-    lines.push(
-      `[${connector.connector_key}] ${clipBytes(connector.display_name, 40)} · connections: ${connectionsLine(connector)}`,
-    );
-    const rest: string[] = [];
-    for (const stream of connector.streams) {
-      if (detailed >= SCHEMA_INDEX_DETAILED_ROWS) {
-        rest.push(stream.qualified_name ?? stream.name);
-        continue;
-      }
-      detailed++;
-      const perConn =
-        connector.connections.length > 1
-          ? ` (${Object.entries(stream.record_counts ?? {})
-              .map(([c, n]) => `${c}=${n}`)
-              .join(" ")})`
-          : "";
-      const time = stream.time_field ? ` time=${stream.time_field}` : "";
-      lines.push(
-        `  ${stream.qualified_name ?? stream.name}: ${totalRecords(stream)} records${perConn}${time}`,
-      );
-    }
-    rest.push(...(connector.more_streams ?? []));
-    if (rest.length > 0) lines.push(`  streams=${rest.join(",")}`);
-  }
-  lines.push(
-    "next: call schema(stream) for fields, filters, sort and aggregations; pass connection_id when a stream has several connections",
-  );
-  return lines.join("\n");
-}
-
-function fieldFlags(name: string, caps: FieldCapabilities, sortable: Set<string>, full: boolean): string {
+/** One field's line: its name and capability flags (and, in view=full, its clipped description). */
+export function fieldFlags(
+  name: string,
+  caps: FieldCapabilities,
+  options: { sortable: Set<string>; full: boolean },
+): string {
+  const { sortable, full } = options;
   if (!caps.granted) return ` ${name} t=${caps.type} ng`;
   const flags = [`t=${caps.type}`];
   if (caps.exact_filter) flags.push("eq");
@@ -82,7 +39,7 @@ function fieldFlags(name: string, caps: FieldCapabilities, sortable: Set<string>
   return ` ${name} ${flags.join(" ")}${desc}`;
 }
 
-function sortableOf(stream: SchemaStream): Set<string> {
+export function sortableOf(stream: SchemaStream): Set<string> {
   const out = new Set<string>();
   if (stream.cursor_field) out.add(stream.cursor_field);
   if (stream.time_field) out.add(stream.time_field);
@@ -92,19 +49,41 @@ function sortableOf(stream: SchemaStream): Set<string> {
   return out;
 }
 
-/** schema(stream): per-field flags for each matching connector/connection row, with a legend. */
-export function renderSchemaStream(doc: SchemaAnswer, stream: string): string {
+/** The rows of `doc` that `stream` (bare or connector-qualified) names. */
+function rowsOf(doc: SchemaAnswer, stream: string): { c: Connector; s: SchemaStream }[] {
   const ref = parseStreamName(stream);
-  const rows = doc.connectors.flatMap((c) =>
+  return doc.connectors.flatMap((c) =>
     c.streams
       .filter(
         (s) => s.name === ref?.stream && (ref.connectorKey === null || c.connector_key === ref.connectorKey),
       )
       .map((s) => ({ c, s })),
   );
+}
+
+/** Where a page of a paged field list sits, and the call that continues it (null on the last). */
+export interface FieldsPageInfo {
+  from: number;
+  to: number;
+  total: number;
+  next: string | null;
+}
+
+/**
+ * schema(stream): per-field flags for each matching connector/connection row, with a legend.
+ * A page of a wide stream (`page`) names its range and the call for the rest; `whole` is the
+ * unpaged document, for what is said about every field (searchable ones).
+ */
+export function renderSchemaStream(
+  doc: SchemaAnswer,
+  stream: string,
+  options: { page?: FieldsPageInfo; whole?: SchemaAnswer } = {},
+): string {
+  const { page } = options;
+  const rows = rowsOf(doc, stream);
   const full = doc.view === "full";
   const lines = [
-    `schema ${stream} · ${rows.length} row${rows.length === 1 ? "" : "s"} · view=${doc.view}`,
+    `schema ${stream} · ${rows.length} row${rows.length === 1 ? "" : "s"} · view=${doc.view}${page ? ` · page: fields ${page.from + 1}–${page.to} of ${page.total}` : ""}`,
     SCHEMA_LEGEND,
   ];
   for (const { c, s } of rows) {
@@ -117,7 +96,7 @@ export function renderSchemaStream(doc: SchemaAnswer, stream: string): string {
     );
     const sortable = sortableOf(s);
     for (const [name, caps] of Object.entries(s.fields ?? {}))
-      lines.push(fieldFlags(name, caps, sortable, full));
+      lines.push(fieldFlags(name, caps, { sortable, full }));
   }
   lines.push(
     'args: filter=[{"field":"<eq or r field>","op":"eq|gt|gte|lt|lte","value":"<string>"}] · sort="<s field>" or "-<s field>" · fields=["<field>",…] · aggregate metric=count|sum|min|max|count_distinct with field, group_by=<a has group_by> or group_by_time=<a has group_by_time>+granularity',
@@ -127,7 +106,7 @@ export function renderSchemaStream(doc: SchemaAnswer, stream: string): string {
   );
   const searchable = [
     ...new Set(
-      rows.flatMap((r) =>
+      rowsOf(options.whole ?? doc, stream).flatMap((r) =>
         Object.entries(r.s.fields ?? {})
           .filter(([, caps]) => caps.search)
           .map(([n]) => n),
@@ -143,56 +122,40 @@ export function renderSchemaStream(doc: SchemaAnswer, stream: string): string {
     lines.push("several connections: pass connection_id to fetch, read_record_field and full schema");
   }
   if (!full) lines.push(`full JSON Schema: schema(stream:"${stream}", connection_id, detail:"full")`);
+  if (page?.next) {
+    lines.push(`more: fields ${page.to + 1}–${page.total} are on the next pages; call schema ${page.next}`);
+  } else if (page) {
+    lines.push(`last page of the field list (fields ${page.from + 1}–${page.to} of ${page.total})`);
+  }
   return lines.join("\n");
 }
 
-/**
- * Shrink field descriptions (capabilities and JSON Schema) until the document's JSON fits.
- * Returns the document unchanged when it already fits.
- */
-export function fitSchemaDoc(doc: SchemaAnswer, maxChars: number): { doc: SchemaAnswer; clipped: boolean } {
-  if (JSON.stringify(doc).length <= maxChars) return { doc, clipped: false };
-  for (const limit of [400, 120, 40, 0]) {
-    const next = JSON.parse(JSON.stringify(doc), (key, value) =>
-      key === "description" && typeof value === "string"
-        ? limit === 0
-          ? undefined
-          : value.length > limit
-            ? `${value.slice(0, limit)}…`
-            : value
-        : value,
-    ) as SchemaAnswer;
-    if (JSON.stringify(next).length <= maxChars) return { doc: next, clipped: true };
-  }
-  // Past that only a smaller scope helps; the caller turns this into an error.
-  return { doc, clipped: true };
+/** Every field description (capabilities and JSON Schema) cut to `limit` code points; 0 drops them. */
+export function clipDescriptions(doc: SchemaAnswer, limit: number): SchemaAnswer {
+  return JSON.parse(JSON.stringify(doc), (key, value) =>
+    key === "description" && typeof value === "string"
+      ? limit === 0
+        ? undefined
+        : codePoints(value) > limit
+          ? `${sliceCodePoints(value, limit)}…`
+          : value
+      : value,
+  ) as SchemaAnswer;
 }
 
 /**
- * The structured index capped like the text: the first SCHEMA_INDEX_DETAILED_ROWS stream rows in
- * full, and past that each connector's `more_streams` name list, so every granted stream is named
- * in both channels at any grant size (500 streams fit in 40,000 chars).
+ * Shrink field descriptions, down to `floor` code points, until the document's JSON fits; null
+ * when it does not fit even then (the caller pages the field list instead).
  */
-export function capSchemaIndex(doc: SchemaAnswer): SchemaAnswer {
-  let detailed = 0;
-  let capped = false;
-  const connectors = doc.connectors.map((connector) => {
-    const keep: SchemaStream[] = [];
-    const more: string[] = [];
-    for (const stream of connector.streams) {
-      if (detailed < SCHEMA_INDEX_DETAILED_ROWS) {
-        keep.push(stream);
-        detailed++;
-      } else more.push(stream.qualified_name ?? stream.name);
-    }
-    if (more.length === 0) return connector;
-    capped = true;
-    return { ...connector, streams: keep, more_streams: more };
-  });
-  if (!capped) return doc;
-  return {
-    ...doc,
-    connectors,
-    note: `the first ${SCHEMA_INDEX_DETAILED_ROWS} streams have rows; more_streams names the rest; call schema(stream) for any of them`,
-  };
+export function fitSchemaDoc(
+  doc: SchemaAnswer,
+  options: { maxChars: number; floor: number },
+): { doc: SchemaAnswer; clipped: boolean } | null {
+  if (JSON.stringify(doc).length <= options.maxChars) return { doc, clipped: false };
+  for (const limit of [400, 120, 40, 0]) {
+    if (limit < options.floor) break;
+    const next = clipDescriptions(doc, limit);
+    if (JSON.stringify(next).length <= options.maxChars) return { doc: next, clipped: true };
+  }
+  return null;
 }

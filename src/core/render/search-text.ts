@@ -1,5 +1,7 @@
 // content[] text of search: one summary line with paging handles and the first fetch id, then
 // one short block per hit while the 1,800-byte budget lasts, then how to fetch.
+
+import { tailUnits } from "../clip-text.js";
 import type { ListEnvelope, SearchHit } from "../wire.js";
 import { clipBytes, LIST_TEXT_BYTES, utf8Bytes } from "./budget.js";
 import { embedsConnection } from "./record-ref.js";
@@ -46,7 +48,7 @@ export function clipSnippet(snippet: string, maxBytes: number): string {
   let text = snippet.replace(/\s+/g, " ");
   const mark = text.indexOf("<mark>");
   // Keep the first highlight visible: start shortly before it when it lies past the budget.
-  if (mark > maxBytes / 3) text = `…${text.slice(Math.max(0, mark - 40))}`;
+  if (mark > maxBytes / 3) text = `…${tailUnits(text, mark - 40)}`;
   const clipped = clipBytes(text, maxBytes).replace(/<\/?[a-z]*…$/, "…");
   return balanceMarks(clipped);
 }

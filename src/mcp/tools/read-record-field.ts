@@ -148,7 +148,12 @@ export async function readWindow(
     const smaller = Math.max(1, Math.floor(span / 2));
     selector =
       selector.kind === "match"
-        ? { ...selector, before_chars: Math.floor(smaller / 2), after_chars: Math.floor(smaller / 2) }
+        ? {
+            ...selector,
+            before_chars: Math.floor(smaller / 2),
+            after_chars: Math.floor(smaller / 2),
+            limit_chars: smaller,
+          }
         : { kind: "range", offset_chars: answer.window.start_chars, limit_chars: smaller };
   }
 }

@@ -1,29 +1,43 @@
-// Tool `schema`: the grant-wide stream index, or one stream's field capabilities.
+// Tool `schema`: the grant-wide stream index, or one stream's field capabilities; both paged with a
+// cursor when a grant or a stream is too large for one result (never an error for a valid grant).
 import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
 import { jsonChars, MAX_RESULT_CHARS } from "../../core/render/budget.js";
 import { checkConnectionArg } from "../../core/render/record-ref.js";
+import { parseSchemaCursor, resumeOffset } from "../../core/render/schema-cursor.js";
 import {
-  capSchemaIndex,
+  type FieldsRequest,
+  fieldsCallArgs,
+  fieldsIdentity,
+  fieldsPage,
+} from "../../core/render/schema-fields.js";
+import { indexIdentity, indexPage } from "../../core/render/schema-index.js";
+import {
+  clipDescriptions,
+  fieldFlags,
   fitSchemaDoc,
-  renderSchemaIndex,
   renderSchemaStream,
 } from "../../core/render/schema-text.js";
+import type { SchemaAnswer } from "../../core/wire.js";
 import { rsApi } from "../rs-api.js";
 import { checkStream, connectionIdArg } from "./common.js";
-import { defineTool, READ_ONLY_ANNOTATIONS } from "./types.js";
+import { defineTool, READ_ONLY_ANNOTATIONS, type ToolResult } from "./types.js";
 
 const inputSchema = z.strictObject({
-  stream: z.string().min(1).optional().describe("one stream for its fields; omit for the index"),
+  stream: z.string().min(1).optional().describe("omit for the index"),
   connection_id: connectionIdArg.optional(),
-  detail: z.enum(["compact", "full"]).optional().describe('"full" (JSON Schema) needs stream'),
+  detail: z.enum(["compact", "full"]).optional(),
+  cursor: z.string().optional().describe("next_cursor, as-is"),
 });
+
+/** Descriptions are cut to this many code points before a wide stream's field list is paged. */
+const PAGED_DESCRIPTION_CHARS = 120;
 
 export const schemaTool = defineTool({
   name: "schema",
   title: "Schema: streams, connections and field capabilities",
   description:
-    "Start here. Without stream: an index of every granted stream by connector, with each connection's connection_id, label and record counts. With stream: every field's type and what it supports (filter ops, sort, aggregations, long text) plus a legend, enough to build filter, sort, fields and aggregate arguments. detail:\"full\" adds the JSON Schema; it needs stream.",
+    'Start here. No stream: every granted stream by connector, with connection_ids, labels and record counts. With stream: each field\'s type and capabilities (filter ops, sort, aggregations, long text) and a legend to build filter, sort, fields and aggregate arguments. detail:"full" adds JSON Schema (needs stream). Large answers are paged: pass next_cursor as cursor.',
   annotations: READ_ONLY_ANNOTATIONS,
   inputSchema,
   outputSchema: z.object({
@@ -43,24 +57,78 @@ export const schemaTool = defineTool({
     }
     const stream = args.stream === undefined ? undefined : checkStream(args.stream);
     const connectionId = checkConnectionArg(args.connection_id);
+    const cursor = args.cursor === undefined ? undefined : parseSchemaCursor(args.cursor);
     const answer = await rsApi.schema(deps.rs, "schema", {
       stream,
       connection_id: connectionId,
       view: args.detail,
     });
-    const { doc, clipped } = fitSchemaDoc(stream ? answer : capSchemaIndex(answer), MAX_RESULT_CHARS - 500);
-    if (jsonChars({ data: doc }) > MAX_RESULT_CHARS - 200) {
-      // Only a narrower scope helps (a huge JSON Schema, or thousands of stream rows).
-      throw new PdppError(
-        "limit_exceeded",
-        stream
-          ? `schema(${stream}) does not fit one result; pass connection_id, or use detail:"compact".`
-          : "the schema index does not fit one result; call schema(stream) for the streams you need.",
-        { param: stream ? "detail" : "stream" },
-      );
+    if (stream === undefined) {
+      const offset = resumeOffset(cursor, {
+        kind: "index",
+        ...indexIdentity(answer),
+        retry: "call schema {} without cursor to start over",
+      });
+      const page = indexPage(answer, { offset });
+      return result(page.text, page.doc);
     }
-    let text = stream ? renderSchemaStream(doc, stream) : renderSchemaIndex(doc);
-    if (clipped) text += "\n(field descriptions shortened to fit the result budget)";
-    return { content: [{ type: "text", text }], structuredContent: { data: doc } };
+    const request: FieldsRequest = { stream, connectionId, detail: args.detail };
+    if (cursor === undefined) {
+      const whole = fitSchemaDoc(answer, {
+        maxChars: MAX_RESULT_CHARS - 500,
+        floor: PAGED_DESCRIPTION_CHARS,
+      });
+      if (whole) {
+        let text = renderSchemaStream(whole.doc, stream);
+        if (whole.clipped) text += "\n(field descriptions shortened to fit the result budget)";
+        if (text.length <= MAX_RESULT_CHARS - 200) return result(text, whole.doc);
+      }
+    }
+    return fieldsResult(clipDescriptions(answer, PAGED_DESCRIPTION_CHARS), { request, cursor });
   },
 });
+
+function result(text: string, doc: SchemaAnswer): ToolResult {
+  if (jsonChars({ data: doc }) > MAX_RESULT_CHARS - 200 || text.length > MAX_RESULT_CHARS) {
+    // Pages are sized below the cap; only a stream on hundreds of connections could get here.
+    throw new PdppError(
+      "limit_exceeded",
+      "this schema answer does not fit one result even paged; narrow it with connection_id or a connector-qualified stream.",
+      { param: "stream" },
+    );
+  }
+  return { content: [{ type: "text", text }], structuredContent: { data: doc } };
+}
+
+/** One page of a wide stream's field list, with the call for the next page in both channels. */
+function fieldsResult(
+  doc: SchemaAnswer,
+  options: { request: FieldsRequest; cursor: ReturnType<typeof parseSchemaCursor> | undefined },
+): ToolResult {
+  const { request } = options;
+  const identity = fieldsIdentity(doc, request);
+  const offset = resumeOffset(options.cursor, {
+    kind: "fields",
+    ...identity,
+    retry: `call schema ${fieldsCallArgs(request)} without cursor to start over`,
+  });
+  const full = doc.view === "full";
+  const page = fieldsPage(doc, {
+    offset,
+    request,
+    lineOf: (path, caps) => fieldFlags(path, caps, { sortable: new Set(), full }),
+  });
+  const next = page.nextCursor ? fieldsCallArgs(request, page.nextCursor) : null;
+  const text = renderSchemaStream(page.doc, request.stream, {
+    page: { from: page.from, to: page.to, total: page.total, next },
+    whole: doc,
+  });
+  const data: SchemaAnswer & Record<string, unknown> = {
+    ...page.doc,
+    total_fields: page.total,
+    fields_shown: { from: page.from + 1, to: page.to },
+    has_more: page.nextCursor !== null,
+    next_cursor: page.nextCursor,
+  };
+  return result(text, data);
+}

@@ -15,7 +15,7 @@ import type { Hono } from "hono";
 import { invalidRequest } from "../../core/errors.js";
 import { parseFilterEntries, resolveFilters } from "../../core/filters.js";
 import type { StreamScope } from "../../core/grant.js";
-import { qualifiedNames } from "../../core/grant-scope.js";
+import { qualifiedNames, requireInEveryConnector } from "../../core/grant-scope.js";
 import type { StreamQueryCapabilities } from "../../core/manifest.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
 import { resolveTimeZone as canonicalTimeZone } from "../../core/time-buckets.js";
@@ -46,11 +46,17 @@ function requireCapability(
   options: { scopes: StreamScope[]; kind: AggKey; param: string },
 ): void {
   checkFieldPath(field, options.scopes, options.param);
+  const allowedIn = (s: StreamScope) => s.stream.query?.aggregations?.[options.kind] ?? [];
+  requireInEveryConnector(options.scopes, {
+    param: options.param,
+    why: `only some of them allow ${options.kind} on ${field}`,
+    allows: (s) => allowedIn(s).includes(field),
+  });
   for (const s of options.scopes) {
     if (!fieldSchemaAt(s.stream, field)) {
       throw invalidRequest(`${s.stream.name} has no field ${field}; see schema(stream).`, options.param);
     }
-    const allowed = s.stream.query?.aggregations?.[options.kind] ?? [];
+    const allowed = allowedIn(s);
     if (!allowed.includes(field)) {
       throw invalidRequest(
         `${field} does not support ${options.kind} on ${s.stream.name}; allowed: ${allowed.join(", ") || "none"}.`,

@@ -3,15 +3,17 @@
 //
 // Decisions where 20-rs-api.md is silent:
 // - `limit_chars` may accompany `q` (002): without before_chars/after_chars it sizes the match
-//   window (half before, half after, each at most 8,192); it always sets `window.limit_chars`, the
-//   page size of the next/previous cursors minted from it.
+//   window (half before, half after, each at most 8,192). A `q` window never exceeds the limit it
+//   reports in `window.limit_chars` (the page size of the cursors minted from it): limit_chars when
+//   given, else before + match + after capped at 16,384; the match is kept and the context trimmed.
 // - `limit_chars` may accompany `cursor` (002): the window starts where the cursor says and takes
 //   limit_chars code points (a previous_cursor still ends where the window it came from starts).
 // - `offset_chars` past the end of the field → 400 invalid_request (param offset_chars);
 //   `offset_chars` equal to `size_chars` is an empty window.
 // - `previous_cursor` reads the `limit_chars` code points that end where this window starts
 //   (never overlapping it); `next_cursor` starts where this window ends.
-// - `complete` is true only when the window holds the whole field (start 0, end size_chars).
+// - `complete` is true exactly when nothing of the field is left after the window (end ==
+//   size_chars), so the last window of a paged read says complete:true with next_cursor null.
 // - A stale digest is checked before any offset check (409 stale_cursor wins).
 // - Cursor errors name the field and record (issue 9 item 11) once the record is known visible;
 //   an invalid cursor on a hidden record answers record_not_found, as the same read without it.
@@ -29,6 +31,7 @@ import {
 import { invalidRequest, PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { formatRecordRef } from "../../core/ids.js";
+import { codePointLength } from "../../core/text-chunks.js";
 import type { FieldWindowAnswer, Warning } from "../../core/wire.js";
 import type { WindowSelector } from "../../store/store.js";
 import { sendJson } from "../access-log.js";
@@ -115,7 +118,15 @@ function parseSelector(params: Params, options: { secret: string; binding: strin
     const context = { min: 0, max: WINDOW_LIMITS.maxContext, fallback: sized };
     const beforeChars = params.int("before_chars", context) ?? sized;
     const afterChars = params.int("after_chars", context) ?? sized;
-    return { selector: { kind: "match", q, beforeChars, afterChars }, limit };
+    // The window never exceeds the limit it reports: limit_chars when given, else the match with
+    // its context, at most the 16,384 maximum (before/after 8,192 around a match would pass it).
+    const applied = params.has("limit_chars")
+      ? limit
+      : Math.min(WINDOW_LIMITS.maxLimit, beforeChars + afterChars + codePointLength(q));
+    return {
+      selector: { kind: "match", q, beforeChars, afterChars, limitChars: applied },
+      limit: applied,
+    };
   }
   for (const p of ["before_chars", "after_chars"]) {
     if (params.has(p)) throw invalidRequest(`${p} needs q; pass q or use offset_chars/limit_chars.`, p);
@@ -238,7 +249,8 @@ async function handle(c: Context<RsEnv>): Promise<Response> {
       start_chars: w.startChars,
       end_chars: w.endChars,
       limit_chars: parsed.limit,
-      complete: w.startChars === 0 && w.endChars >= w.sizeChars,
+      // Nothing of the field is left after this window (what a reader paging forward asks).
+      complete: w.endChars >= w.sizeChars,
       next_cursor: w.endChars < w.sizeChars ? mint(w.endChars) : null,
       previous_cursor: w.startChars > 0 ? mint(prevStart, w.startChars) : null,
       match:

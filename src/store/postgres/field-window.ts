@@ -8,11 +8,11 @@ import type { StreamScope } from "../../core/grant.js";
 import { isFieldPath, sha256Digest } from "../../core/ids.js";
 import { fieldSchemaAt } from "../../core/manifest.js";
 import { setPath } from "../../core/projection.js";
-import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
+import { codePointLength, findFirstMatch, sliceCodePoints, windowSpan } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
 import { Params, requireGranted, scopeClause } from "./sql-scope.js";
 import { findInStoredText } from "./text-match.js";
-import { readTextPrefixes, readTextRange, windowSpan } from "./text-store.js";
+import { readTextPrefixes, readTextRange } from "./text-store.js";
 
 interface WindowRow {
   rid: string;

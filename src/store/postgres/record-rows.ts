@@ -205,7 +205,7 @@ export async function hydrateRecords(
       if (options.previewChars !== undefined && scope.stream.binary_fields?.includes(path)) {
         setPath(full, path, "");
         previews ??= {};
-        previews[path] = { sizeChars: text.sizeChars, complete: false };
+        previews[path] = { sizeChars: text.sizeChars, digest: text.digest, complete: false };
         continue;
       }
       setPath(full, path, text.text);

@@ -4,7 +4,6 @@
 import type pg from "pg";
 import { sha256Digest } from "../../core/ids.js";
 import { CHUNK_CHARS, codePointLength, splitChunks } from "../../core/text-chunks.js";
-import type { WindowSelector } from "../store.js";
 import type { Queryable } from "./pool.js";
 
 export interface TextFieldRow {
@@ -132,21 +131,4 @@ export async function readTextRange(
     [ref.rid, ref.path, span.start, span.end, first, last],
   );
   return rows.map((r) => r.part).join("");
-}
-
-/** The [start, end) a selector asks for, given the field size and (for q) the match. */
-export function windowSpan(
-  selector: WindowSelector,
-  sizeChars: number,
-  match: { startChars: number; endChars: number } | null,
-): { start: number; end: number } {
-  if (selector.kind === "range") {
-    const start = Math.min(Math.max(0, selector.offsetChars), sizeChars);
-    return { start, end: Math.min(sizeChars, start + Math.max(0, selector.limitChars)) };
-  }
-  if (!match) return { start: 0, end: Math.min(sizeChars, selector.beforeChars + selector.afterChars) };
-  return {
-    start: Math.max(0, match.startChars - selector.beforeChars),
-    end: Math.min(sizeChars, match.endChars + selector.afterChars),
-  };
 }

@@ -150,19 +150,20 @@ export function materialize(
     primaryKey: stream.primary_key,
   });
   let previews: StoredRecord["previews"];
-  // A preview read leaves binary bytes in the store: "" plus the size from the chunk metadata.
-  const binaryPreview = (path: string, sizeChars: number): boolean => {
+  // A preview read leaves binary bytes in the store: "" plus the size and digest from the chunk
+  // metadata (a row stored with the value inline gives its size only: hashing would read the bytes).
+  const binaryPreview = (path: string, sizeChars: number, digest: string): boolean => {
     if (previewChars === undefined || !stream.binary_fields?.includes(path)) return false;
     setPath(data, path, "");
     previews ??= {};
-    previews[path] = { sizeChars, complete: false };
+    previews[path] = { sizeChars, digest, complete: false };
     return true;
   };
   const chunked = chunkedFields(stream).length > 0;
   if (!row.deleted && chunked && options.texts) {
     for (const t of options.texts) {
       if (!isPathGranted(t.path, scope.fields) || !pathVisible(t.path, visible)) continue;
-      if (binaryPreview(t.path, t.size_chars)) continue;
+      if (binaryPreview(t.path, t.size_chars, t.digest)) continue;
       setPath(data, t.path, t.text);
       if (previewChars !== undefined && t.size_chars > previewChars) {
         previews ??= {};
@@ -172,7 +173,7 @@ export function materialize(
   } else if (!row.deleted && chunked) {
     for (const meta of textMetas(db, row.id)) {
       if (!isPathGranted(meta.path, scope.fields) || !pathVisible(meta.path, visible)) continue;
-      if (binaryPreview(meta.path, meta.size_chars)) continue;
+      if (binaryPreview(meta.path, meta.size_chars, meta.digest)) continue;
       if (previewChars !== undefined && meta.size_chars > previewChars) {
         const end = Math.min(previewChars, meta.size_chars);
         setPath(data, meta.path, readTextRange(db, row.id, { path: meta.path, start: 0, end }));

@@ -5,9 +5,9 @@ import { windowText } from "../../core/canonical-json.js";
 import { PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
 import { sha256Digest } from "../../core/ids.js";
-import { fieldSchemaAt } from "../../core/manifest.js";
+import { chunkedFields, fieldSchemaAt } from "../../core/manifest.js";
 import { setPath } from "../../core/projection.js";
-import { codePointLength, findFirstMatch, sliceCodePoints } from "../../core/text-chunks.js";
+import { codePointLength, findFirstMatch, sliceCodePoints, windowSpan } from "../../core/text-chunks.js";
 import type { FieldWindow, WindowSelector } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { findVisibleRow } from "./records.js";
@@ -29,23 +29,6 @@ function jsonValue(type: string | null, value: unknown): unknown {
   return value;
 }
 
-/** [start, end) of the window for a selector, given the field size and match (if any). */
-function windowBounds(
-  size: number,
-  selector: WindowSelector,
-  match: { startChars: number; endChars: number } | null,
-): { start: number; end: number } {
-  if (selector.kind === "range") {
-    const start = Math.min(Math.max(0, selector.offsetChars), size);
-    return { start, end: Math.min(size, start + Math.max(0, selector.limitChars)) };
-  }
-  if (!match) return { start: 0, end: Math.min(size, selector.beforeChars + selector.afterChars) };
-  return {
-    start: Math.max(0, match.startChars - selector.beforeChars),
-    end: Math.min(size, match.endChars + selector.afterChars),
-  };
-}
-
 export function readFieldWindow(
   db: SqliteDb,
   scope: StreamScope,
@@ -61,14 +44,16 @@ export function readFieldWindow(
   const schema = fieldSchemaAt(stream, path);
   const mimeType = typeof schema?.contentMediaType === "string" ? schema.contentMediaType : undefined;
   const isTextField = (stream.text_fields ?? []).includes(path);
-  const meta = isTextField ? textMeta(db, row.id, path) : undefined;
+  // Binary fields live in chunks too (core/manifest.ts chunkedFields): the blob route reads ranges
+  // of their stored base64 text this way.
+  const meta = chunkedFields(stream).includes(path) ? textMeta(db, row.id, path) : undefined;
   if (meta) {
     const match = selector.kind === "match" ? findInText(db, row.id, { path, q: selector.q }) : null;
-    const { start, end } = windowBounds(meta.size_chars, selector, match);
+    const { start, end } = windowSpan(selector, meta.size_chars, match);
     return {
       sizeChars: meta.size_chars,
       digest: meta.digest,
-      textLike: true,
+      textLike: isTextField,
       ...(mimeType ? { mimeType } : {}),
       text: readTextRange(db, row.id, { path, start, end }),
       startChars: start,
@@ -96,7 +81,7 @@ export function readFieldWindow(
   const text = found.text;
   const size = codePointLength(text);
   const match = selector.kind === "match" ? findFirstMatch([text], selector.q) : null;
-  const { start, end } = windowBounds(size, selector, match);
+  const { start, end } = windowSpan(selector, size, match);
   return {
     sizeChars: size,
     digest: sha256Digest(text),

@@ -27,13 +27,14 @@ describe("typed filter", () => {
     assert.deepEqual(filterParams(undefined), []);
     assert.equal(checkFilter(undefined), undefined);
   });
-  test("rejects strings, empty lists, unknown ops, brackets, non-string values, extra keys", () => {
+  test("rejects strings, empty lists, unknown ops, brackets, object/null values, extra keys", () => {
     for (const bad of [
       "from=a",
       [],
       [{ field: "a", op: "ne", value: "x" }],
       [{ field: "a]", op: "eq", value: "x" }],
-      [{ field: "a", op: "eq", value: 3 }],
+      [{ field: "a", op: "eq", value: { n: 3 } }],
+      [{ field: "a", op: "eq", value: null }],
       [{ field: "a", op: "eq", value: "x", extra: 1 }],
       Array.from({ length: 17 }, () => ({ field: "a", op: "eq", value: "x" })),
     ]) {
@@ -43,6 +44,21 @@ describe("typed filter", () => {
         JSON.stringify(bad).slice(0, 60),
       );
     }
+  });
+
+  test("a JSON number or boolean is its text (issue 19 item 11)", () => {
+    assert.deepEqual(
+      checkFilter([
+        { field: "a", op: "eq", value: 3 },
+        { field: "b", op: "gte", value: -1.5 },
+        { field: "c", op: "eq", value: false },
+      ]),
+      [
+        { field: "a", op: "eq", value: "3" },
+        { field: "b", op: "gte", value: "-1.5" },
+        { field: "c", op: "eq", value: "false" },
+      ],
+    );
   });
 });
 

@@ -85,16 +85,63 @@ export function windowsContract(backend: TestBackend): void {
     });
 
     test("match windows: first case-insensitive occurrence, spanning a chunk boundary", async () => {
-      const w = await read("body", { kind: "match", q: "needlex", beforeChars: 5, afterChars: 3 });
+      const w = await read("body", {
+        kind: "match",
+        q: "needlex",
+        beforeChars: 5,
+        afterChars: 3,
+        limitChars: 15,
+      });
       const at = CHUNK_CHARS - 3;
       assert.deepEqual(w?.match, { startChars: at, endChars: at + 7 });
       assert.deepEqual([w?.startChars, w?.endChars], [at - 5, at + 10]);
       assert.equal(w?.text, slice(at - 5, at + 10));
-      const early = await read("body", { kind: "match", q: "BCD", beforeChars: 100, afterChars: 2 });
+      const early = await read("body", {
+        kind: "match",
+        q: "BCD",
+        beforeChars: 100,
+        afterChars: 2,
+        limitChars: 105,
+      });
       assert.deepEqual(early?.match, { startChars: 1, endChars: 4 });
       assert.deepEqual([early?.startChars, early?.endChars], [0, 6]);
-      const late = await read("body", { kind: "match", q: "😀B", beforeChars: 0, afterChars: 0 }, "small");
+      const late = await read(
+        "body",
+        { kind: "match", q: "😀B", beforeChars: 0, afterChars: 0, limitChars: 2 },
+        "small",
+      );
       assert.deepEqual([late?.text, late?.match], ["😀b", { startChars: 1, endChars: 3 }]);
+    });
+
+    test("a match window never exceeds limitChars: the match is kept, its context trimmed", async () => {
+      const at = CHUNK_CHARS - 3;
+      const w = await read("body", {
+        kind: "match",
+        q: "needlex",
+        beforeChars: 50,
+        afterChars: 50,
+        limitChars: 21,
+      });
+      assert.deepEqual(w?.match, { startChars: at, endChars: at + 7 });
+      assert.deepEqual([w?.startChars, w?.endChars], [at - 7, at + 14]);
+      assert.equal(w?.text, slice(at - 7, at + 14));
+      const tight = await read("body", {
+        kind: "match",
+        q: "needlex",
+        beforeChars: 9,
+        afterChars: 9,
+        limitChars: 4,
+      });
+      assert.deepEqual([tight?.startChars, tight?.endChars], [at, at + 4]);
+      // Near the start there is less before than asked: after gets the rest of the limit.
+      const early = await read("body", {
+        kind: "match",
+        q: "BCD",
+        beforeChars: 5,
+        afterChars: 5,
+        limitChars: 9,
+      });
+      assert.deepEqual([early?.startChars, early?.endChars], [0, 9]);
     });
 
     test("q not found: match null and the window from 0", async () => {
@@ -103,6 +150,7 @@ export function windowsContract(backend: TestBackend): void {
         q: "no such text anywhere",
         beforeChars: 10,
         afterChars: 20,
+        limitChars: 30,
       });
       assert.equal(w?.match, null);
       assert.deepEqual([w?.startChars, w?.endChars, w?.text], [0, 30, slice(0, 30)]);
@@ -112,7 +160,13 @@ export function windowsContract(backend: TestBackend): void {
       const w = await read("subject", range(4, 5));
       assert.deepEqual([w?.text, w?.sizeChars, w?.textLike], ["one 😀", 14, false]);
       assert.equal(w?.digest, sha256Digest("Big one 😀 here"));
-      const m = await read("subject", { kind: "match", q: "HERE", beforeChars: 2, afterChars: 2 });
+      const m = await read("subject", {
+        kind: "match",
+        q: "HERE",
+        beforeChars: 2,
+        afterChars: 2,
+        limitChars: 8,
+      });
       assert.deepEqual([m?.text, m?.match], ["😀 here", { startChars: 10, endChars: 14 }]);
       const num = await read("size_bytes", range(0, 10), "small");
       assert.deepEqual(
@@ -136,7 +190,11 @@ export function windowsContract(backend: TestBackend): void {
       const labelsJson = '["inbox","työ 😀","x"]';
       const part = await read("labels", range(10, 6), "json");
       assert.deepEqual([part?.text, part?.sizeChars], [[...labelsJson].slice(10, 16).join(""), 21]);
-      const hit = await read("labels", { kind: "match", q: "😀", beforeChars: 1, afterChars: 1 }, "json");
+      const hit = await read(
+        "labels",
+        { kind: "match", q: "😀", beforeChars: 1, afterChars: 1, limitChars: 3 },
+        "json",
+      );
       assert.deepEqual([hit?.text, hit?.match], [' 😀"', { startChars: 14, endChars: 15 }]);
       for (const path of ["labels", "received_at", "meta"]) {
         await assert.rejects(
