@@ -20,6 +20,8 @@
 // - otherwise (a clause matches more than the limit): N, df and avgdl over the scored candidates.
 // Recall is complete only when every visible match was scored (every clause counted and at most
 // 4 × rankWindow matches); matched_estimate is the number of distinct visible matches seen.
+// Past the first window, pages rank the next windows (planCandidates' `window`), each scored with
+// the same rules over its own candidates.
 import { analyzeTerms, tallyAsciiTerms } from "./search-analysis.js";
 import { type ClauseMatch, positiveClauses, type SearchClause, termMatches } from "./search-query.js";
 
