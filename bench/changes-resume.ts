@@ -135,14 +135,17 @@ async function open(): Promise<Backend> {
     `SELECT * FROM records r WHERE r.stream = 'messages' AND r.version > ? ORDER BY r.version LIMIT ${PAGE + 1}`,
   );
   const texts = raw.prepare(
-    `SELECT record_row, path, seq, text FROM text_chunks
-     WHERE record_row IN (SELECT value FROM json_each(?)) ORDER BY record_row, path, seq`,
+    `SELECT record_row, path, 0 AS seq, text FROM text_fields
+     WHERE record_row IN (SELECT value FROM json_each(@ids)) AND text IS NOT NULL
+     UNION ALL SELECT record_row, path, seq, text FROM text_chunks
+     WHERE record_row IN (SELECT value FROM json_each(@ids)) ORDER BY record_row, path, seq`,
   );
   const version = raw.prepare("SELECT version FROM records WHERE record_id = ?");
   return {
     store,
     reused,
-    floor: async (v) => texts.all(JSON.stringify((page.all(v) as { id: number }[]).map((r) => r.id))),
+    floor: async (v) =>
+      texts.all({ ids: JSON.stringify((page.all(v) as { id: number }[]).map((r) => r.id)) }),
     versionOf: async (id) => (version.get(id) as { version: number }).version,
     async close() {
       raw.close();

@@ -35,12 +35,15 @@ export function sqliteReadFloors(path: string): ReadFloors {
      ORDER BY r.time DESC, r.connection_id DESC, r.record_id DESC LIMIT 26`,
   );
   const texts = db.prepare(
-    `SELECT record_row, path, substr(text, 1, 512) AS text FROM text_chunks
-     WHERE record_row IN (SELECT value FROM json_each(?)) AND seq = 0`,
+    `SELECT record_row, path, substr(coalesce(f.text, c.text), 1, 512) AS text FROM text_fields f
+     LEFT JOIN text_chunks c ON c.record_row = f.record_row AND c.path = f.path AND c.seq = 0
+     WHERE f.record_row IN (SELECT value FROM json_each(@ids))`,
   );
   const fullTexts = db.prepare(
-    `SELECT record_row, path, seq, text FROM text_chunks
-     WHERE record_row IN (SELECT value FROM json_each(?)) ORDER BY record_row, path, seq`,
+    `SELECT record_row, path, 0 AS seq, text FROM text_fields
+     WHERE record_row IN (SELECT value FROM json_each(@ids)) AND text IS NOT NULL
+     UNION ALL SELECT record_row, path, seq, text FROM text_chunks
+     WHERE record_row IN (SELECT value FROM json_each(@ids)) ORDER BY record_row, path, seq`,
   );
   const months = db.prepare(
     `SELECT substr(time, 1, 7) AS month, count(*) AS n FROM records
@@ -51,17 +54,21 @@ export function sqliteReadFloors(path: string): ReadFloors {
     .prepare("SELECT id FROM records WHERE connection_id = ? AND stream = 'messages' AND record_id = ?")
     .pluck();
   const chunks = db.prepare(
-    "SELECT seq, text FROM text_chunks WHERE record_row = ? AND path = 'body' AND seq BETWEEN ? AND ? ORDER BY seq",
+    `SELECT seq, text FROM (SELECT 0 AS seq, text FROM text_fields WHERE record_row = @row AND path = 'body' AND text IS NOT NULL
+     UNION ALL SELECT seq, text FROM text_chunks WHERE record_row = @row AND path = 'body')
+     WHERE seq BETWEEN @first AND @last ORDER BY seq`,
   );
   return {
     page: async (from, full) => {
       const page = rows.all(from) as { id: number }[];
-      return (full ? fullTexts : texts).all(JSON.stringify(page.map((r) => r.id)));
+      return (full ? fullTexts : texts).all({ ids: JSON.stringify(page.map((r) => r.id)) });
     },
     countByMonth: async () => months.all(),
     fieldWindow: async ({ connectionId, recordId, offset, limit }) => {
       const [lo, hi] = chunkSpan(offset, limit);
-      const parts = chunks.all(rowOf.get(connectionId, recordId), lo, hi) as { text: string }[];
+      const parts = chunks.all({ row: rowOf.get(connectionId, recordId), first: lo, last: hi }) as {
+        text: string;
+      }[];
       return parts
         .map((p) => p.text)
         .join("")

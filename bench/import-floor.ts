@@ -41,7 +41,10 @@ function readRows(sourcePath: string): { rows: ReplayRow[]; connections: unknown
     const tableOf = new Map(tables.map((t) => [`${t.connector_key} ${t.stream}`, t]));
     const texts = new Map<number, Map<string, string[]>>();
     for (const c of source
-      .prepare("SELECT record_row, path, text FROM text_chunks ORDER BY record_row, path, seq")
+      .prepare(
+        `SELECT record_row, path, 0 AS seq, text FROM text_fields WHERE text IS NOT NULL
+         UNION ALL SELECT record_row, path, seq, text FROM text_chunks ORDER BY record_row, path, seq`,
+      )
       .iterate() as Iterable<{ record_row: number; path: string; text: string }>) {
       const byPath = texts.get(c.record_row) ?? new Map<string, string[]>();
       texts.set(c.record_row, byPath);
@@ -128,7 +131,7 @@ export function replayFloor(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT (connection_id, stream, record_id) DO NOTHING`,
     );
     const insertField = raw.prepare(
-      "INSERT INTO text_fields (record_row, path, size_chars, digest, chunk_count) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO text_fields (record_row, path, size_chars, digest, chunk_count, text) VALUES (?, ?, ?, ?, ?, ?)",
     );
     const insertChunk = raw.prepare(
       "INSERT INTO text_chunks (record_row, path, seq, text) VALUES (?, ?, ?, ?)",
@@ -150,7 +153,10 @@ export function replayFloor(
           r.digest,
         ).lastInsertRowid;
         for (const t of r.texts) {
-          insertField.run(row, t.path, t.size, t.digest, t.chunks.length);
+          // As the store's text-store.ts: a text of one chunk lives in its text_fields row.
+          const inline = t.chunks.length === 1;
+          insertField.run(row, t.path, t.size, t.digest, t.chunks.length, inline ? t.chunks[0] : null);
+          if (inline) continue;
           for (let seq = 0; seq < t.chunks.length; seq++) insertChunk.run(row, t.path, seq, t.chunks[seq]);
         }
         if (r.table && r.search) ftsInsert.get(r.table)!.run(row, ...r.search);

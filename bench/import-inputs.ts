@@ -179,9 +179,9 @@ async function takeoutZip(path: string, bytes: number): Promise<void> {
 }
 
 /** The input of `kind` of about `mb` MiB (generated on first use); returns its path. */
-export async function benchInput(kind: string, mb: number): Promise<string> {
+export async function benchInput(kind: string, mb: number, root: string = DATA): Promise<string> {
   const bytes = mb * 1024 * 1024;
-  const dir = join(DATA, `import-${mb}mb`);
+  const dir = join(root, `import-${mb}mb`);
   mkdirSync(dir, { recursive: true });
   const file = (name: string) => join(dir, name);
   switch (kind) {

@@ -11,6 +11,7 @@ import {
   type OwnerSink,
   openOwnerSink,
 } from "./owner-sink.js";
+import { preparedItems } from "./prepared-items.js";
 import { defaultConnectionLabel, findFormat, IMPORT_FORMATS } from "./registry.js";
 import { runImport } from "./run-import.js";
 import type { ImportProgress, ImportSink, ImportSummary, SkippedReport } from "./types.js";
@@ -83,8 +84,11 @@ export async function importFile(api: OwnerApi, options: ImportFileOptions): Pro
     },
   };
   const onProgress = options.onProgress;
+  // In-process SQLite: records are prepared as they are read (or in the worker), not parsed back
+  // from their JSON and prepared again in applyBatch.
+  const items = api.ingestPrepared && !inWorker ? preparedItems(source.items, source.manifest) : source.items;
   const ran = await runImport({
-    source: source.items,
+    source: items,
     sink,
     batchSize: options.batchSize,
     onProgress: onProgress

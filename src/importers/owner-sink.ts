@@ -207,7 +207,13 @@ function ingestPrepared(
   if (ops.length === 0) return { added: 0, updated: 0, unchanged: 0, rejected };
   const result = ingest(batch.connectionId, batch.stream, { defKey, ops });
   if (!result) return null;
-  return { added: result.added, updated: result.updated, unchanged: result.unchanged, rejected };
+  return {
+    added: result.added,
+    updated: result.updated,
+    unchanged: result.unchanged,
+    deleted: result.deleted,
+    rejected,
+  };
 }
 
 /** The connection ids of one connector, to tell a new connection from an existing one. */

@@ -21,7 +21,7 @@ export const DEFAULT_BATCH_SIZE = 20_000;
  * JSON characters per batch, whatever the count: batches of large records (mail bodies, chat logs)
  * commit early, so the records held for one batch stay bounded in memory.
  */
-export const DEFAULT_BATCH_CHARS = 16 * 1024 * 1024;
+export const DEFAULT_BATCH_CHARS = 4 * 1024 * 1024;
 /** Rejections kept in the summary; the count is always exact. */
 export const MAX_REPORTED_REJECTIONS = 100;
 

@@ -21,6 +21,8 @@ export interface SerializedItem {
   prepared?: PreparedRecord;
   /** What record-json.ts repaired in the record, when anything. */
   repaired?: string;
+  /** A delete of the record whose primary key `json` holds (default upsert). */
+  op?: "upsert" | "delete";
 }
 
 /**

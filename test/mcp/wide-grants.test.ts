@@ -58,6 +58,18 @@ async function assertIndexComplete(client: Client, expected: string[]): Promise<
   return [text, structured];
 }
 
+/** Item 3 from the text alone: query_records says where the rest is, fetch names it, a window reads it. */
+async function assertWideRecordPaths(client: Client, id: string): Promise<void> {
+  const q = await call(client, "query_records", { stream: "rows" });
+  assert.match(q.text, /"fields_omitted":"\d+ more \(col_\d+ … col_399\): fetch this id names them/);
+  const doc = JSON.parse((await call(client, "fetch", { id })).text) as {
+    metadata: { fields_omitted: string[] };
+  };
+  assert.ok(doc.metadata.fields_omitted.includes("col_399"));
+  const w = await call(client, "read_record_field", { id, field_path: "col_399" });
+  assert.equal(w.text.split("\n")[1], "399000");
+}
+
 const fieldNames = () => Object.keys(wideManifest().streams[0].schema.properties);
 
 /** Field names a text-only agent reads off one schema(stream) page (` name t=<type> …`). */
@@ -338,6 +350,7 @@ describe("large grants over real transports (HTTP and stdio)", () => {
   let dir: string;
   let token: string;
   let names: string[];
+  let rowId: string;
   let served: Awaited<ReturnType<typeof serveWorld>>;
   before(async () => {
     ({ store, dir } = await openTempStore());
@@ -345,6 +358,8 @@ describe("large grants over real transports (HTTP and stdio)", () => {
     names = manifests.flatMap((m) => m.streams.map((s) => s.name));
     token = await loadGrant(store, { manifests: [...manifests, wideManifest()] });
     names.push("rows");
+    rowId = `${(await store.ensureConnection("wide", "Main")).connection_id}/rows:r1`;
+    await store.applyBatch(rowId.split("/")[0], "rows", [{ op: "upsert", data: wideRecord("r1") }]);
     served = await serveWorld({ store } as World);
   });
   after(async () => {
@@ -352,7 +367,7 @@ describe("large grants over real transports (HTTP and stdio)", () => {
     await store.close();
   });
 
-  test("1, 2: hosted /mcp: a text-only client pages the whole index and a wide field list", async () => {
+  test("1, 2, 3: hosted /mcp: a text-only client pages the whole index, a wide field list and record", async () => {
     const client = new SdkClient({ name: "wide-http", version: "1.0.0" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), {
@@ -367,12 +382,13 @@ describe("large grants over real transports (HTTP and stdio)", () => {
         collect: (r) => fieldsInText(r.text),
       });
       assertEveryNameOnce(fields, fieldNames());
+      await assertWideRecordPaths(client, rowId);
     } finally {
       await client.close();
     }
   });
 
-  test("1, 2: stdio (pdpp mcp --store): the same pages", async () => {
+  test("1, 2, 3: stdio (pdpp mcp --store): the same pages", async () => {
     const client = new SdkClient({ name: "wide-stdio", version: "1.0.0" });
     await client.connect(
       new StdioClientTransport({
@@ -390,6 +406,7 @@ describe("large grants over real transports (HTTP and stdio)", () => {
         collect: (r) => fieldsInText(r.text),
       });
       assertEveryNameOnce(fields, fieldNames());
+      await assertWideRecordPaths(client, rowId);
     } finally {
       await client.close();
     }

@@ -26,6 +26,13 @@ function readSlots(c: string): [string, (e: string) => string][] {
     ["window q", (e) => `${win}&q=${e}`],
     ["window cursor", (e) => `${win}&cursor=${e}`],
     ["window offset", (e) => `${win}&offset_chars=${e}&limit_chars=10`],
+    ["blob record_id", (e) => `${rec}/${e}/blob?field=body&connection_id=${c}`],
+    ["blob field", (e) => `${rec}/n-0-1/blob?field=${e}&connection_id=${c}`],
+    [
+      "blob offset",
+      (e) => `${rec}/n-0-1/blob?field=body&offset_bytes=${e}&limit_bytes=10&connection_id=${c}`,
+    ],
+    ["blob digest", (e) => `${rec}/n-0-1/blob?field=body&if_digest=${e}&connection_id=${c}`],
     ["list connection_id", (e) => `${rec}?connection_id=${e}`],
     ["list cursor", (e) => `${rec}?cursor=${e}`],
     ["filter eq", (e) => `${rec}?count=exact&filter[tag]=${e}`],

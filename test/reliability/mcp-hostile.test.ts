@@ -138,7 +138,7 @@ for (const backend of testBackends()) {
         "a".repeat(5000),
       ];
       for (const handle of handles) {
-        for (const kind of ["record", "field-window"]) {
+        for (const kind of ["record", "field-window", "blob"]) {
           const uri = `pdpp://${kind}/${handle}`;
           await attempt(`resource ${uri.slice(0, 80)}`, true, async () => {
             const result = await mcp.client.readResource({ uri });

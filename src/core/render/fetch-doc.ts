@@ -188,8 +188,8 @@ export function buildFetchDocument(
     metadata.fields = small.fields;
     if (Object.keys(small.cut).length > 0) metadata.fields_cut = small.cut;
     if (small.omitted.length > 0) {
-      metadata.fields_omitted = small.omitted.slice(0, 50);
-      metadata.hint = "fields_omitted did not fit: fetch again with fields:[…] naming them";
+      nameOmitted(metadata, small.omitted);
+      metadata.hint = `fields_omitted did not fit: ${READ_OMITTED}`;
     }
   } else {
     const json = JSON.stringify(data);
@@ -201,17 +201,14 @@ export function buildFetchDocument(
       // The way on is per field: read_record_field windows any field (a non-text one as its
       // canonical JSON), so the largest fields are named with their sizes and exact arguments.
       const large = largeFields(data, record.field_previews);
-      if (large.length > 0) {
-        metadata.large_fields = Object.fromEntries(large.map((f) => [f.path, f.size]));
-        metadata.continue_with = {
-          tool: "read_record_field",
-          args: { id: record.id, field_path: large[0].path },
-        };
-        metadata.hint =
-          "record JSON cut: read a field whole with read_record_field {id, field_path} (large_fields: name → chars; continue_with: the largest)";
-      } else {
-        metadata.hint = "record JSON cut: fetch again with fields:[…] naming fewer fields";
+      const omitted = fieldsPastPrefix(data, FETCH_JSON_CHARS - 1);
+      nameOmitted(metadata, omitted);
+      if (large.length > 0) metadata.large_fields = Object.fromEntries(large.map((f) => [f.path, f.size]));
+      const first = large[0]?.path ?? omitted[0];
+      if (first !== undefined) {
+        metadata.continue_with = { tool: "read_record_field", args: { id: record.id, field_path: first } };
       }
+      metadata.hint = `record JSON cut: fields_omitted are not (wholly) in text; ${READ_OMITTED}${large.length > 0 ? " (large_fields: name → chars; continue_with: the largest)" : ""}`;
     }
   }
   return {
@@ -234,6 +231,44 @@ function holdsBinary(value: object): boolean {
     !Array.isArray(value) &&
     Object.values(value).some((v) => v !== null && typeof v === "object" && holdsBinary(v))
   );
+}
+
+/** Room in metadata for the names of the fields a document leaves out. */
+const OMITTED_NAMES_CHARS = 12_000;
+const READ_OMITTED =
+  "read one whole with read_record_field {id, field_path}, or fetch again with fields:[…] naming them";
+
+/**
+ * metadata.fields_omitted: every field the document leaves out, by name, so each has a visible
+ * path (read_record_field); past OMITTED_NAMES_CHARS the count and where the rest are named.
+ */
+function nameOmitted(metadata: Record<string, unknown>, names: string[]): void {
+  if (names.length === 0) return;
+  const listed: string[] = [];
+  let used = 0;
+  for (const name of names) {
+    used += name.length + 3;
+    if (used > OMITTED_NAMES_CHARS) break;
+    listed.push(name);
+  }
+  metadata.fields_omitted = listed;
+  if (listed.length < names.length) {
+    metadata.fields_omitted_count = names.length;
+    metadata.fields_omitted_rest = `${names.length - listed.length} more: schema(stream) pages every field name`;
+  }
+}
+
+/** Top-level fields of `data` whose `"key":value` does not end within the first `chars` of its JSON. */
+function fieldsPastPrefix(data: Record<string, unknown>, chars: number): string[] {
+  const out: string[] = [];
+  let end = 1; // "{"
+  for (const [key, value] of Object.entries(data)) {
+    const json = JSON.stringify(value);
+    if (json === undefined) continue;
+    end += (end > 1 ? 1 : 0) + JSON.stringify(key).length + 1 + json.length;
+    if (end > chars) out.push(key);
+  }
+  return out;
 }
 
 const LARGE_FIELDS_SHOWN = 10;

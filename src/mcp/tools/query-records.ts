@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { PdppError } from "../../core/errors.js";
 import { isFieldPath } from "../../core/ids.js";
-import { jsonChars, MAX_RESULT_CHARS, PREVIEW_LADDER } from "../../core/render/budget.js";
+import { jsonChars, MAX_RESULT_CHARS, PREVIEW_LADDER, TEXT_RECORDS_SHOWN } from "../../core/render/budget.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import type { LadderEntry } from "../../core/render/ladder.js";
 import { type BinaryFields, binaryFieldsOf, previewRecord } from "../../core/render/record-preview.js";
@@ -81,6 +81,8 @@ export const queryRecordsTool = defineTool({
     param(base, "count", args.count);
     param(base, "changes_since", args.changes_since);
     param(base, "connection_id", connectionId);
+    // The text shows at most TEXT_RECORDS_SHOWN records: their own continuations (issue 20 item 4).
+    param(base, "resume_points", TEXT_RECORDS_SHOWN);
     const asked = args.limit ?? DEFAULT_LIMIT;
     let limit = asked;
     for (;;) {
@@ -154,8 +156,10 @@ function buildStructured(
       message: `limit reduced to ${options.reduced} to fit the result budget; page on with next_cursor.`,
     });
   }
+  // resume_points serve the text channel; the structured page pages by its own next_cursor.
+  const { resume_points: _points, ...meta } = envelope.meta;
   return {
-    data: { ...envelope, data: records, meta: { ...envelope.meta, warnings } },
+    data: { ...envelope, data: records, meta: { ...meta, warnings } },
     content_ladder: ladder,
   };
 }

@@ -12,8 +12,8 @@
 // - `digest` is the field's digest as everywhere (sha256 of its stored text, here the base64): it
 //   changes exactly when the bytes do. `if_digest` makes the read 409 stale_cursor when the blob
 //   changed since that digest was seen, so a continuation never splices two versions.
-// - A range read costs two chunk reads (the range, and the last two characters for the padding
-//   that fixes size_bytes), whatever the blob's size.
+// - A range read costs one or two chunk reads (the range, and the last two characters for the
+//   padding that fixes size_bytes unless the range reaches them), whatever the blob's size.
 import type { Context, Hono } from "hono";
 import { invalidRequest, PdppError } from "../../core/errors.js";
 import type { StreamScope } from "../../core/grant.js";
@@ -90,44 +90,47 @@ async function handle(c: Context<RsEnv>): Promise<Response> {
     return w;
   };
   const what = `binary field ${path} of record ${formatRecordRef(target, stream, recordId)}`;
-  // The padding (last two characters) fixes the size; the range is read once the size is known.
-  let tail: FieldWindow;
+  // One read of the range's whole base64 quanta (3 bytes are 4 characters). The size in bytes
+  // needs the padding, the last two characters: in that read when the range reaches the end, else
+  // one more read of just those two.
+  const first = Math.floor(offset / 3);
+  const last = Math.ceil((offset + limit) / 3);
+  let w: FieldWindow;
   try {
-    tail = await read(0, 0).then((w) => read(Math.max(0, w.sizeChars - 2), w.sizeChars));
+    w = await read(first * 4, last * 4);
   } catch (error) {
     if (error instanceof PdppError && error.code === "field_not_text")
       throw notBinary(path, "has no value on this record.");
     throw error;
   }
-  if (ifDigest !== undefined && ifDigest !== tail.digest) {
+  const stale = (): PdppError =>
+    new PdppError("stale_cursor", `${what} changed during the read; read it again.`, { param: "field" });
+  let tail: string;
+  if (w.endChars === w.sizeChars && w.endChars - w.startChars >= Math.min(2, w.sizeChars)) {
+    tail = w.text.slice(-2);
+  } else {
+    const t = await read(Math.max(0, w.sizeChars - 2), w.sizeChars);
+    if (t.digest !== w.digest) throw stale();
+    tail = t.text;
+  }
+  if (ifDigest !== undefined && ifDigest !== w.digest) {
     throw new PdppError(
       "stale_cursor",
       `${what} changed since digest ${ifDigest} was read; read it again from the start (offset_bytes 0).`,
       { param: "if_digest" },
     );
   }
-  if (!BASE64.test(tail.text.replace(/={1,2}$/, ""))) throw notBinary(path, "is not stored as base64.");
-  const sizeBytes = decodedSize(tail.sizeChars, tail.text);
+  const text = w.text.replace(/={1,2}$/, "");
+  if (!BASE64.test(tail.replace(/={1,2}$/, "")) || !BASE64.test(text))
+    throw notBinary(path, "is not stored as base64.");
+  const sizeBytes = decodedSize(w.sizeChars, tail);
   if (offset > sizeBytes)
     throw invalidRequest(
       `offset_bytes is past the end of the blob (size_bytes ${sizeBytes}).`,
       "offset_bytes",
     );
   const end = Math.min(sizeBytes, offset + limit);
-  // Whole base64 quanta: 3 bytes are 4 characters.
-  const first = Math.floor(offset / 3);
-  const last = Math.ceil(end / 3);
-  let bytes = Buffer.alloc(0);
-  if (end > offset) {
-    const w = await read(first * 4, Math.min(tail.sizeChars, last * 4));
-    if (w.digest !== tail.digest)
-      throw new PdppError("stale_cursor", `${what} changed during the read; read it again.`, {
-        param: "field",
-      });
-    const text = w.text.replace(/={1,2}$/, "");
-    if (!BASE64.test(text)) throw notBinary(path, "is not stored as base64.");
-    bytes = Buffer.from(text, "base64").subarray(offset - first * 3, end - first * 3);
-  }
+  const bytes = Buffer.from(text, "base64").subarray(offset - first * 3, end - first * 3);
   const mime = fieldSchemaAt(scope.stream, path)?.contentMediaType;
   const answer: BlobRangeAnswer = {
     object: "blob_range",
@@ -141,7 +144,7 @@ async function handle(c: Context<RsEnv>): Promise<Response> {
       path,
       mime_type: typeof mime === "string" ? mime : "application/octet-stream",
       size_bytes: sizeBytes,
-      digest: tail.digest,
+      digest: w.digest,
     },
     range: {
       start_bytes: offset,

@@ -104,8 +104,8 @@ export function readPageTexts(
   const rows = db
     .stmt(
       `SELECT f.record_row, f.path, f.size_chars, f.digest, f.chunk_count,
-              CASE WHEN @preview IS NOT NULL AND f.size_chars > @preview THEN substr(c.text, 1, @preview)
-                   ELSE coalesce(c.text, '') END AS text
+              CASE WHEN @preview IS NOT NULL AND f.size_chars > @preview THEN substr(coalesce(f.text, c.text), 1, @preview)
+                   ELSE coalesce(f.text, c.text, '') END AS text
        FROM text_fields f LEFT JOIN text_chunks c ON c.record_row = f.record_row AND c.path = f.path
        WHERE f.record_row IN (SELECT value FROM json_each(@ids))
          AND (c.seq IS NULL OR c.seq = 0 OR @preview IS NULL OR f.size_chars <= @preview)

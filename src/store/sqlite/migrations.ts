@@ -151,6 +151,9 @@ const MIGRATIONS: { version: number; sql: string; run?: (db: SqliteDb) => void }
   // Issue 18: search tables hold pdpp's analysed terms (core/search-analysis.ts: stems, folded
   // diacritics) instead of lowercased words; every stream is indexed again.
   { version: 11, sql: "", run: reindexAnalyzed },
+  // Issue 19: a text of one chunk is stored once, in its text_fields row (text-store.ts); texts
+  // written before keep their text_chunks rows, which reads still find.
+  { version: 12, sql: "ALTER TABLE text_fields ADD COLUMN text TEXT" },
 ];
 
 /** Apply every migration newer than the database, each in its own transaction. */

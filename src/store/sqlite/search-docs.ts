@@ -39,22 +39,24 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
     .all(JSON.stringify(ids)) as Row[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scopeOf = scopeByConnection(scopes);
-  // First chunks of the candidates' text fields, in one statement (one per candidate cost more).
+  // First chunks of the candidates' text fields, in one statement (one per candidate cost more):
+  // a text's text_fields row holds it when it is one chunk (text-store.ts), else chunk 0 does.
   const chunks = new Map<string, string>();
   const textPaths = [...new Set(scopes.flatMap((s) => s.stream.text_fields ?? []))];
   if (textPaths.length > 0) {
     const rows = db
       .stmt(
-        `SELECT record_row, path, text FROM text_chunks
-         WHERE record_row IN (SELECT value FROM json_each(?)) AND seq = 0
-           AND path IN (SELECT value FROM json_each(?))`,
+        `SELECT f.record_row, f.path, coalesce(f.text, (SELECT c.text FROM text_chunks c
+           WHERE c.record_row = f.record_row AND c.path = f.path AND c.seq = 0)) AS text
+         FROM text_fields f
+         WHERE f.record_row IN (SELECT value FROM json_each(?)) AND f.path IN (SELECT value FROM json_each(?))`,
       )
       .all(JSON.stringify(ids), JSON.stringify(textPaths)) as {
       record_row: number;
       path: string;
-      text: string;
+      text: string | null;
     }[];
-    for (const r of rows) chunks.set(`${r.record_row}\u0000${r.path}`, r.text);
+    for (const r of rows) if (r.text !== null) chunks.set(`${r.record_row}\u0000${r.path}`, r.text);
   }
   // Per scope: its stream's table and the granted columns in it.
   const layouts = new Map<StreamScope, { name: string; columns: Candidate["columns"] } | null>();

@@ -1,0 +1,92 @@
+// Issue 19 (speed): every format's records are prepared for the in-process SQLite store as they are
+// read (prepared-items.ts) instead of being serialized, parsed back and prepared inside applyBatch.
+// For each format, on the benchmark's generated inputs (real layouts, bench/import-inputs.ts): an
+// import and a re-import through both paths give the same summaries and byte-identical stored rows
+// (records, texts, change stamps, search tables and their FTS data).
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import Database from "better-sqlite3";
+import { BENCH_FORMATS, benchInput } from "../../bench/import-inputs.js";
+import { importFile } from "../../src/importers/import-file.js";
+import { type OwnerApp, openOwnerApp } from "../helpers-importers/owner-app.js";
+
+const KINDS = ["claude-code", "codex", "claude", "chatgpt", "whatsapp", "ical", "takeout"];
+
+function dump(path: string): Record<string, unknown[]> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const tables = (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND (name IN ('records', 'text_fields', 'text_chunks', 'stamp_events', 'search_tables', 'stream_counts') OR name LIKE 'search_fts_%') ORDER BY name",
+        )
+        .all() as { name: string }[]
+    ).map((r) => r.name);
+    const out: Record<string, unknown[]> = {};
+    for (const name of tables) {
+      const rows = db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[];
+      // Ingest time, the stamps holding it and connection ids differ between two runs.
+      out[name] = rows.map(({ emitted_at, base_emitted_at, stamps, connection_id, ...rest }) => ({
+        ...rest,
+        stamps: typeof stamps === "string" ? stamps.replace(/"\d{4}-[^"]+Z"/g, '"T"') : stamps,
+      }));
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "pdpp-prepared-path-"));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+for (const kind of KINDS) {
+  test(`${kind}: records prepared as read store exactly what applyBatch stores, import and re-import`, async () => {
+    const path = await benchInput(kind, 0.1, dir);
+    const apps: OwnerApp[] = [];
+    try {
+      // The path every import took before: JSON lines parsed back and prepared in applyBatch.
+      const parsed = await openOwnerApp({ direct: true });
+      parsed.api.ingestPrepared = undefined;
+      const prepared = await openOwnerApp({ direct: true });
+      apps.push(parsed, prepared);
+      // Every batch of the second takes the prepared path; none falls back to applyBatch.
+      const applyPrepared = prepared.api.ingestPrepared!;
+      let preparedBatches = 0;
+      prepared.api.ingestPrepared = (...args) => {
+        const result = applyPrepared(...args);
+        if (result) preparedBatches++;
+        return result;
+      };
+      prepared.api.ingest = () => assert.fail("a batch fell back to applyBatch");
+      for (let round = 0; round < 2; round++) {
+        const summaries = [];
+        for (const app of apps) {
+          const { durationMs, connectionId, ...summary } = await importFile(app.api, {
+            kind,
+            path,
+            flags: BENCH_FORMATS[kind]!.flags,
+            batchSize: 97, // several batches, some holding deletes beside upserts
+          });
+          summaries.push(summary);
+        }
+        assert.deepEqual(summaries[1], summaries[0]);
+        const summary = summaries[0]!;
+        assert.ok(summary.read > 50, `${kind} read ${summary.read}`);
+        if (round === 1) assert.equal(summary.added, 0);
+      }
+      const stored = dump(join(parsed.dir, "pdpp.db"));
+      assert.ok((stored.records?.length ?? 0) > 50 && preparedBatches > 2);
+      if (kind !== "takeout") assert.ok((stored.text_fields?.length ?? 0) > 0);
+      assert.deepEqual(dump(join(prepared.dir, "pdpp.db")), stored);
+    } finally {
+      for (const app of apps) await app.close();
+    }
+  });
+}
