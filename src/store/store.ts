@@ -308,6 +308,11 @@ export interface Store {
   changesPositionBefore(scopes: StreamScope[], emittedAt: string): Promise<number>;
   /** Visible record counts per connection (time range applied). */
   countRecords(scope: StreamScope): Promise<Record<string, number>>;
+  /**
+   * countRecords of each scope, in order: scopes without a time range in one read of the kept
+   * counts (a grant of 12,000 streams costs one query, not 12,000), the others one by one.
+   */
+  countRecordsMany(scopes: StreamScope[]): Promise<Record<string, number>[]>;
   getRecord(
     scope: StreamScope,
     ref: { connectionId: string; recordId: string },

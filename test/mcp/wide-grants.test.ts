@@ -98,12 +98,22 @@ for (const backend of testBackends()) {
     test(`1: ${connectors} connectors × ${streams} streams (${total} streams): every name in text and structured, in pages`, async () => {
       const manifests = manyStreams(connectors, streams);
       const token = await loadGrant(opened.store, { manifests });
+      // Counts come from one read of the kept counts (countRecordsMany): they must be each stream's.
+      const c0 = (await opened.store.ensureConnection("c0", "Main")).connection_id;
+      const rec = (id: string) => ({ op: "upsert" as const, data: { id, at: "2024-01-01T00:00:00Z" } });
+      await opened.store.applyBatch(c0, "c0_stream_001", [rec("a"), rec("b"), rec("c")]);
+      await opened.store.applyBatch(c0, "c0_stream_002", [rec("a")]);
       const client = await createClient(rsFor(opened.store, token));
       const [text, structured] = await assertIndexComplete(
         client,
         manifests.flatMap((m) => m.streams.map((s) => s.name)),
       );
       assert.ok(text.pages > 1 && structured.pages > 1);
+      assert.match(
+        text.texts[0],
+        /\n {2}c0_stream_001: 3 records time=at\n {2}c0_stream_002: 1 records time=at\n/,
+      );
+      assert.match(text.texts[0], /\n {2}c0_stream_000: 0 records time=at\n/);
       // The first page says how many there are and where the rest is, in both channels.
       assert.match(
         text.texts[0],
