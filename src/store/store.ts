@@ -206,6 +206,11 @@ export interface StoredSearchHit {
 export interface SearchResult {
   hits: StoredSearchHit[];
   hasMore: boolean;
+  /**
+   * Where the next page starts when hasMore (the offset after this page's hits, or the next
+   * ranked window's first offset when this window ends short).
+   */
+  nextOffset?: number;
   recall: { complete: boolean; rankingScope: "all_matches" | "candidate_window"; matchedEstimate?: number };
   /** Positive clauses (as written) that no visible record holds. */
   unmatched: string[];
