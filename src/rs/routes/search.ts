@@ -7,7 +7,10 @@
 // - A `q` with no searchable word (e.g. `***` or `""`) answers an empty list with complete recall.
 // - `meta.unmatched_terms` (only when non-empty, with hits or without): the query's optional and
 //   required words (as written, folded) that no visible record holds in a granted search field.
-// - Ranking (core/search-ranking.ts) scores at most DEFAULT_RANK_WINDOW candidates; pages end there.
+// - Ranking (core/search-ranking.ts) scores every match when all are known and few, else ranks
+//   window by window: each DEFAULT_RANK_WINDOW offsets are one window of candidates scored
+//   together (the best by phase-1 weight not in earlier windows), so paging on reaches matches
+//   past the first window instead of ending there; `meta.recall` stays candidate_window.
 // - Cursors are offsets into the merged ranking, bound to q, streams, connection_id, filters and
 //   bearer; paging stops at 10,000 hits (has_more false past it).
 // - `meta.recall` is exactly `{complete:true, ranking_scope:"all_matches"}` or `{complete:false,
@@ -159,7 +162,7 @@ export function registerSearch(app: Hono<RsEnv>): void {
         });
     const names = connectionNames(catalog);
     const recall = recallMeta(result.recall, deps.searchRankWindow);
-    const nextOffset = offset + result.hits.length;
+    const nextOffset = result.nextOffset ?? offset + result.hits.length;
     const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
     const snippetMeta = params.single("snippet_meta") === "true";
     const hits = result.hits.map((h) => toHit(h, { names, scopes, snippetMeta }));

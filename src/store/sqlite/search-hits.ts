@@ -27,6 +27,8 @@ export interface Candidate {
   /** The stream's FTS table and the scope's granted search fields with their columns in it. */
   table: string;
   columns: { field: string; column: number }[];
+  /** The record as ranking read it (same snapshot): its row, parsed payload, first text chunks. */
+  read?: { row: HitRow; payload: Record<string, unknown>; firstChunks: Map<string, string> };
 }
 
 /**
@@ -92,8 +94,11 @@ function matchedText(
     // A list or number shown as text is not what a window of the field reads: no range for it.
     return analysis?.matches ? { ...analysis, offset: typeof value === "string" ? 0 : null } : null;
   }
+  const first = c.read?.firstChunks.get(field.name);
+  const chunks =
+    first === undefined ? iterateChunks(db, c.id, field.name) : laterChunks(db, c.id, field.name, first);
   let scanned = 0;
-  for (const chunk of iterateChunks(db, c.id, field.name)) {
+  for (const chunk of chunks) {
     const analysis = analyzeText(chunk, field.clauses);
     // Chunks hold CHUNK_CHARS code points each, in order.
     if (analysis.matches) return { ...analysis, offset: scanned * CHUNK_CHARS };
@@ -110,7 +115,26 @@ function matchedText(
   return hit ? NO_SNIPPET : null;
 }
 
-type HitRow = Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at"> & {
+/** A text field's chunks given its first: the rest are read only when the first holds no match. */
+function* laterChunks(db: SqliteDb, recordRow: number, path: string, first: string): Generator<string> {
+  yield first;
+  const next = db
+    .stmt(
+      "SELECT text FROM text_chunks WHERE record_row = ? AND path = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+    )
+    .pluck();
+  // A few at a time: a caller that finds its match stops reading.
+  for (let seq = 1; seq < MAX_SNIPPET_CHUNKS; seq += 4) {
+    const batch = next.all(recordRow, path, seq, seq + 3) as string[];
+    yield* batch;
+    if (batch.length < 4) return;
+  }
+}
+
+export type HitRow = Pick<
+  RecordRow,
+  "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at"
+> & {
   payload: string;
 };
 
@@ -120,12 +144,14 @@ type HitRow = Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_versio
  * in the search's own snapshot.
  */
 export function describeHit(db: SqliteDb, c: Candidate, clauses: SearchClause[]): StoredSearchHit {
-  const row = db
-    .stmt(
-      "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
-    )
-    .get(c.id) as HitRow;
-  const payload = JSON.parse(row.payload) as Record<string, unknown>;
+  const row =
+    c.read?.row ??
+    (db
+      .stmt(
+        "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
+      )
+      .get(c.id) as HitRow);
+  const payload = c.read?.payload ?? (JSON.parse(row.payload) as Record<string, unknown>);
   const texts = new Map<string, Analysis>();
   for (const { field } of c.columns) {
     const analysis = matchedText(db, c, { name: field, payload, clauses });

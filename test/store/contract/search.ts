@@ -225,8 +225,36 @@ export function searchContract(backend: TestBackend): void {
       assert.equal(beyond.recall.rankingScope, "candidate_window");
       assert.equal(beyond.recall.matchedEstimate, 30);
       assert.equal(beyond.hits.length, 5);
-      assert.equal(beyond.hasMore, false);
+      // Pages go on past the window: the next window ranks the next candidates.
+      assert.equal(beyond.hasMore, true);
+      assert.equal(beyond.nextOffset, 5);
       assert.equal(new Set(beyond.hits.map((h) => h.recordId)).size, 5);
+    });
+
+    test("paging past the candidate window reaches every match once, window by window", async () => {
+      const every = oracle(parseSearchQuery("message"));
+      assert.equal(every.length, 30);
+      // rankWindow 5: every match counted, ranked in 6 windows; rankWindow 1: the word is past
+      // the enumerate limit (20), so each window's offer of its newest matches grows.
+      for (const rankWindow of [5, 1]) {
+        const first = await run("message", { rankWindow });
+        const seen: StoredSearchHit[] = [];
+        let offset = 0;
+        for (let pages = 0; pages < 100; pages++) {
+          const page = await run("message", { rankWindow, limit: 3, offset });
+          seen.push(...page.hits);
+          assert.equal(page.recall.rankingScope, "candidate_window");
+          if (!page.hasMore) break;
+          offset = page.nextOffset ?? offset + page.hits.length;
+        }
+        assert.deepEqual(seen.slice(0, rankWindow), first.hits, `rankWindow ${rankWindow}: first window`);
+        assert.deepEqual(ids(seen), every, `rankWindow ${rankWindow}: every match once`);
+        // Within a window, score order.
+        for (let i = 1; i < seen.length; i++) {
+          if (Math.floor(i / rankWindow) === Math.floor((i - 1) / rankWindow))
+            assert.ok(seen[i - 1].score >= seen[i].score);
+        }
+      }
     });
 
     test("deleted and replaced text is no longer found", async () => {
