@@ -5,7 +5,7 @@
 // 2025 client and, on a build that speaks it, as a 2026-07-28 client. Prints calls/s and server
 // CPU-ms per call (all server processes, from /proc) per build and era: medians over the rounds,
 // and the ratio to the baseline's 2025 figure.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { benchHome, cpuSeconds, load, mixKinds, processTree, startServe } from "./hosted.js";
@@ -18,6 +18,8 @@ interface Build {
   label: string;
   entry: string;
   eras: ("2025" | "2026")[];
+  /** Its own dataset home (same generator and seed), when the builds' indexes differ. */
+  home?: { home: string; token: string };
 }
 
 interface Turn {
@@ -40,6 +42,11 @@ export async function runHostedAb(options: {
   calls: number;
   rounds: number;
   workers?: number;
+  /**
+   * A home the baseline made itself (its own search index over the same generated records):
+   * needed when this build's migrations rebuild an index the baseline reads differently.
+   */
+  baselineHome?: string;
 }): Promise<BenchRow[]> {
   const baselineEntry = join(options.baseline, "dist", "cli", "main.js");
   if (!existsSync(baselineEntry)) {
@@ -47,15 +54,26 @@ export async function runHostedAb(options: {
   }
   const builds: Build[] = [
     // The baseline may predate 2026-07-28: its 2026 clients would only measure error answers.
-    { label: `baseline (${options.baseline})`, entry: baselineEntry, eras: ["2025"] },
+    {
+      label: `baseline (${options.baseline})`,
+      entry: baselineEntry,
+      eras: ["2025"],
+      home: options.baselineHome
+        ? {
+            home: options.baselineHome,
+            token: readFileSync(join(options.baselineHome, "bench-client-token"), "utf8").trim(),
+          }
+        : undefined,
+    },
     { label: "this build", entry: buildDist(), eras: ["2025", "2026"] },
   ];
   const workers = options.workers ?? availableParallelism();
-  const { home, token } = await benchHome(options.records, options.seed);
+  const own = await benchHome(options.records, options.seed);
   const turns = new Map<string, Turn[]>();
   const load0 = loadavg()[0];
   for (let round = 0; round < options.rounds; round++) {
     for (const build of builds) {
+      const { home, token } = build.home ?? own;
       const server = await startServe(home, { workers, entry: build.entry });
       try {
         const pids = processTree(server.pid);

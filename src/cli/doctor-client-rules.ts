@@ -52,11 +52,12 @@ export const CURSOR = { limit: 60 } as const;
 
 /**
  * Gemini CLI (google-gemini/gemini-cli, packages/core/src/tools/mcp-tool.ts `generateValidName`
- * and tool-registry.ts `registerTool` at 03647aa5cd6f): a tool keeps its bare name, every
+ * and tool-registry.ts `registerTool` at 03647aa5cd6f and 6f9c4742032e): a tool keeps its bare name, every
  * character outside [A-Za-z0-9_.-] becoming `_`; over 63 characters it becomes the first 28 +
  * `___` + the last 32. A bare name already registered (by an earlier server) is registered as
  * `<server>__<tool>` instead (`asFullyQualifiedTool`); the Gemini API refuses function names over
- * 64 characters.
+ * 64 characters. (Derived copies of later versions name every MCP tool
+ * generateValidName(`mcp__<server>__<tool>`); the upstream versions checked here do not.)
  */
 export const GEMINI = { bareLimit: 63, apiLimit: 64 } as const;
 

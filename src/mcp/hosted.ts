@@ -1,10 +1,13 @@
 // Hosted Streamable HTTP MCP (POST /mcp), stateless in behaviour, for both protocol eras on one
 // endpoint. 2025-era clients (initialize, no per-request envelope) go to one long-lived MCP server
 // per process (built once: no server, transport or validator per request), each POST's messages
-// dispatched to it with that request's own bearer, and the answers returned as JSON. 2026-07-28
-// clients (the `_meta` envelope on every request) go to the SDK's createMcpHandler, which owns that
-// revision's rules: server/discover, header validation, its error codes and HTTP statuses, caching
-// fields. The RS is reached in-process with the caller's own client token, through its own routes.
+// dispatched to it with that request's own bearer, and the answers returned as JSON, with the
+// codes pdpp gave 2025 clients before SDK v2 (server.ts; a body that is no JSON-RPC message is
+// -32700). 2026-07-28 clients (the `_meta` envelope on every request) go to the SDK's
+// createMcpHandler, which owns that revision's rules: server/discover, header validation, its error
+// codes and HTTP statuses, caching fields. It asks for a server per request; those come from a pool
+// of idle ones (a server is free again when its exchange closes), so a 2026 request builds none.
+// The RS is reached in-process with the caller's own client token, through its own routes.
 //
 // Isolation: the caller's identity (its RsClient) travels with each message as its authInfo, never
 // in shared state; on the long-lived server JSON-RPC ids are rewritten to process-unique ids while
@@ -12,16 +15,17 @@
 // clients are not dispatched (a cancel could otherwise name another caller's in-flight id).
 import {
   type AuthInfo,
+  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   isJsonContentType,
-  isLegacyRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
   parseJSONRPCMessage,
+  type Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from "@modelcontextprotocol/server";
@@ -129,6 +133,49 @@ function depsOf(extra: RequestExtra): ToolDeps {
   return deps;
 }
 
+/** Rejections of a body that is no JSON-RPC message (or a batch holding one), whatever its era. */
+const NOT_JSON_RPC = new Set(["invalid-json-rpc-body", "batch-with-invalid-element", "empty-batch"]);
+
+/**
+ * Whether a POST is a 2026-07-28 request: the SDK's own era classification (the envelope in the
+ * body, the protocol-version header), the step createMcpHandler and isLegacyRequest run. A body
+ * that is no JSON-RPC message and names no 2026 revision in its header stays with the 2025
+ * answers, as before SDK v2 (-32700 rather than the SDK's -32600).
+ */
+function isModernRequest(request: Request, raw: unknown): boolean {
+  const version = request.headers.get("mcp-protocol-version") ?? undefined;
+  const outcome = classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: version,
+    mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
+    mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
+    body: raw,
+  });
+  if (outcome.kind !== "reject") return outcome.kind === "modern";
+  const legacyHeader = version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version.trim());
+  return !(NOT_JSON_RPC.has(outcome.cell) && legacyHeader);
+}
+
+/** Idle servers kept for 2026-07-28 requests; beyond this many at once they are built and dropped. */
+const MAX_IDLE_SERVERS = 64;
+
+/**
+ * createMcpHandler's factory, an idle server when there is one. createMcpHandler chains its own
+ * onclose in front of ours for the exchange and restores ours when the exchange closes, which
+ * returns the server to the pool (a handler still running then can answer only its own closed
+ * transport: the SDK sends each answer on the transport its request came in on).
+ */
+function serverPool(build: () => Server): () => Server {
+  const idle: Server[] = [];
+  return () => {
+    const server = idle.pop() ?? build();
+    server.onclose = () => {
+      if (idle.length < MAX_IDLE_SERVERS) idle.push(server);
+    };
+    return server;
+  };
+}
+
 /** A 2025-era POST body as JSON-RPC messages, or the transport's error answer. */
 function parseMessages(request: Request, raw: unknown): JSONRPCMessage[] | Response {
   if (Array.isArray(raw) && raw.length > MAX_BATCH) {
@@ -161,7 +208,10 @@ export function createHostedMcpHandler(options: { rsFetch: RsAppFetch }): Hosted
   const server = createMcpDispatcher(depsOf);
   // connect() only wires callbacks and starts the (no-op) transport: effectively synchronous.
   const connected = server.connect(transport);
-  const modern = createMcpHandler(() => createMcpDispatcher(depsOf), { legacy: "reject" });
+  const modern = createMcpHandler(
+    serverPool(() => createMcpDispatcher(depsOf)),
+    { legacy: "reject" },
+  );
   return async (request, ctx) => {
     // The RS mount already refuses owner tokens; this keeps the adapter safe when mounted elsewhere.
     if (ctx.token.startsWith(OWNER_TOKEN_PREFIX)) return refuse();
@@ -181,7 +231,7 @@ export function createHostedMcpHandler(options: { rsFetch: RsAppFetch }): Hosted
       schemas: schemasFor(ctx.token),
     };
     // The SDK's own era classification (the envelope in the body, the protocol-version header).
-    if (!(await isLegacyRequest(request, raw))) {
+    if (isModernRequest(request, raw)) {
       return modern.fetch(request, { parsedBody: raw, authInfo: authInfoOf(deps) });
     }
     const messages = parseMessages(request, raw);

@@ -5,13 +5,16 @@
 import { readFileSync } from "node:fs";
 import {
   type CacheHint,
+  PerRequestHTTPServerTransport,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   type ServerContext,
+  type Transport,
 } from "@modelcontextprotocol/server";
 import { isPdppError } from "../core/errors.js";
 import { INSTRUCTIONS } from "./instructions.js";
+import { LegacyAnswersTransport } from "./legacy-answers.js";
 import { RESOURCE_TEMPLATES, readResource } from "./resources.js";
 import type { RsClient } from "./rs-client.js";
 import { StreamSchemaCache } from "./schema-cache.js";
@@ -27,9 +30,24 @@ function packageVersion(): string {
 
 const VERSION = packageVersion();
 
-/** resources/read errors: a missing record is invalid params (the SDK sends -32602 for -32002 on every revision). */
+/**
+ * resources/read errors: a missing record is invalid params, as 2026-07-28 says (the SDK sends
+ * -32602 for -32002 on every revision; 2025-era clients get -32002 back, legacy-answers.ts).
+ */
 function resourceErrorCode(status: number): number {
   return status >= 500 ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
+}
+
+/**
+ * The SDK's Server, answering 2025-era requests with the codes pdpp gave before SDK v2 on every
+ * connection (stdio, the hosted 2025 dispatcher, in-memory). The SDK's per-request 2026-07-28
+ * transport stays unwrapped: connecting to it is what binds a server to that revision.
+ */
+class PdppServer extends Server {
+  override connect(transport: Transport): Promise<void> {
+    const legacy = !(transport instanceof PerRequestHTTPServerTransport);
+    return super.connect(legacy ? new LegacyAnswersTransport(transport) : transport);
+  }
 }
 
 /**
@@ -72,7 +90,7 @@ export function createPdppMcpServer(options: PdppMcpServerOptions): Server {
  * reachable from another.
  */
 export function createMcpDispatcher(depsFor: (extra: RequestExtra) => ToolDeps): Server {
-  const server = new Server(
+  const server = new PdppServer(
     { name: "pdpp", version: VERSION },
     {
       capabilities: { tools: {}, resources: {} },

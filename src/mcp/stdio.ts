@@ -185,6 +185,15 @@ class VersionCheckedTransport implements Transport {
   }
 }
 
+/**
+ * One stderr line per error. A line of input that is no JSON-RPC message is ignored (no answer, as
+ * before SDK v2); the SDK reports it with its validator's whole issue list, many lines of JSON.
+ */
+function oneLine(error: Error): string {
+  const text = error.name === "ZodError" ? "ignored a line that is not a JSON-RPC message" : error.message;
+  return text.replace(/\s*\n\s*/g, " ");
+}
+
 /** Start the stdio server; resolves with an exit code only when start-up is refused. */
 export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number | null> {
   const stderr = options.stderr ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -200,7 +209,7 @@ export async function runStdioMcp(options: StdioMcpOptions = {}): Promise<number
   // (per-request envelope) server from this factory; a server/discover probe gets one of its own.
   serveStdio(() => createPdppMcpServer({ rs: start.rs, providerUrl, schemas }), {
     transport: new VersionCheckedTransport(options.transport ?? new StdioServerTransport()),
-    onerror: (error) => stderr(`pdpp mcp: ${error.message}`),
+    onerror: (error) => stderr(`pdpp mcp: ${oneLine(error)}`),
   });
   return null;
 }

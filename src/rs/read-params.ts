@@ -29,6 +29,18 @@ export function previewCharsParam(params: Params): number | undefined {
   return params.int("preview_chars", PREVIEW_CHARS_RANGE);
 }
 
+/**
+ * pdpp extension to 20-rs-api.md: `resume_points` (1–100) on the records list and in changes mode
+ * adds `meta.resume_points`: for each of the page's first N records, the continuation (a cursor,
+ * or a changes bookmark) that resumes right after it, as next_cursor / next_changes_since would if
+ * the page had ended there (null after the last record when nothing follows). The MCP adapter's
+ * text shows a few records of a page and hands these out, so paging by what the text shows skips
+ * nothing. Presentation only: not part of any cursor binding.
+ */
+export function resumePointsParam(params: Params): number | undefined {
+  return params.int("resume_points", { min: 1, max: 100 });
+}
+
 /** `q` (search and field windows) is at most 1,000 characters; past it, a 400 naming the limit. */
 export function checkQueryLength(q: string): void {
   if (q.length > MAX_QUERY_CHARS) {

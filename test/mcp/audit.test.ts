@@ -275,10 +275,10 @@ describe("adapter audit", () => {
     assert.equal(text, json);
   });
 
-  test("resource errors: invalid params (-32602, not -32002 since 2026-07-28) for a missing record, the typed RS body in data", async () => {
+  test("resource errors: a 2025 client gets resource not found (-32002) for a missing record, the typed RS body in data", async () => {
     const uri = recordUri({ c: docs.conn, s: "files", r: "nope" });
     await assert.rejects(client.readResource({ uri }), (e: { code: number; data: { code: string } }) => {
-      assert.equal(e.code, -32602);
+      assert.equal(e.code, -32002);
       assert.equal(e.data.code, "record_not_found");
       return true;
     });

@@ -45,8 +45,20 @@ const FILES: Manifest = {
       binary_fields: ["blob", "secret"],
       query: { exact_filters: ["name"] },
     },
+    {
+      // An exact filter reads this binary field, so the store keeps it inline in the payload.
+      name: "thumbs",
+      primary_key: ["thumb_id"],
+      schema: {
+        type: "object",
+        properties: { thumb_id: { type: "string" }, png: { type: "string", contentMediaType: "image/png" } },
+      },
+      binary_fields: ["png"],
+      query: { exact_filters: ["png"] },
+    },
   ],
 };
+const PNG = randomBytes(30_000);
 
 // 60,001 bytes: three ranges of at most 24,576, the last one partial; base64 padded ("=").
 const BIG = randomBytes(60_001);
@@ -138,6 +150,9 @@ for (const backend of testBackends()) {
         { op: "upsert", data: { file_id: "tiny", name: "Tiny", blob: TINY.toString("base64url") } },
         { op: "upsert", data: { file_id: "bad", name: "Not base64", blob: "not base64!" } },
       ]);
+      await store.applyBatch(conn, "thumbs", [
+        { op: "upsert", data: { thumb_id: "t1", png: PNG.toString("base64") } },
+      ]);
       await store.applyBatch(hidden, "attachments", [
         { op: "upsert", data: { file_id: "elsewhere", name: "Elsewhere", blob: "AAAA" } },
       ]);
@@ -156,6 +171,7 @@ for (const backend of testBackends()) {
             connections: [conn],
             fields: ["file_id", "name", "blob"],
           },
+          { stream: "thumbs", connector_key: "files", connections: [conn], fields: "all" },
         ],
         token_hash: hashToken(token),
       });
@@ -267,6 +283,22 @@ for (const backend of testBackends()) {
           headers.map((h) => [h.size_bytes, h.start_bytes, h.end_bytes, h.complete]),
           [[5, 0, 5, true]],
         );
+      }
+    });
+
+    test("a binary field kept inline (an exact filter reads it) reads the same in ranges", async () => {
+      for (const { client } of clients) {
+        const uri = blobUri({ c: conn, s: "thumbs", r: "t1", f: "png", o: 0 });
+        const { bytes, headers } = await readAll(client, uri);
+        assert.ok(bytes.equals(PNG));
+        assert.deepEqual(
+          headers.map((h) => [h.mime_type, h.size_bytes, h.end_bytes]),
+          [
+            ["image/png", 30_000, 24_576],
+            ["image/png", 30_000, 30_000],
+          ],
+        );
+        assert.equal(headers[0].digest, digestOf(PNG.toString("base64")));
       }
     });
 

@@ -55,8 +55,12 @@ describe("footprint", () => {
             ),
           );
         }
+        // The text's next_cursor is the page's own when the text shows every record of it, else
+        // it resumes after the records the text shows (issue 20 item 4).
         const next = /next_cursor=(\S+)/.exec(r.content[0].text)?.[1];
-        assert.equal(next === "null" ? null : next, data.next_cursor);
+        const shown = r.content[0].text.split("\n").filter((l) => l.startsWith('{"id":')).length;
+        if (shown === data.data.length) assert.equal(next === "null" ? null : next, data.next_cursor);
+        else assert.ok(next && next !== "null" && next !== data.next_cursor);
         if (!data.has_more) break;
         cursor = data.next_cursor ?? undefined;
       }

@@ -103,10 +103,10 @@ describe("hosted dispatcher and access-log labels", () => {
     const bad = await post(world.token, "{nope");
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { error: { code: number } }).error.code, -32700);
-    // JSON that is no JSON-RPC message: the SDK's era classification calls it an invalid request.
+    // JSON that is no JSON-RPC message from a 2025 client: a parse error, as before SDK v2.
     const notRpc = await post(world.token, { hello: 1 });
     assert.equal(notRpc.status, 400);
-    assert.equal(((await notRpc.json()) as { error: { code: number } }).error.code, -32600);
+    assert.equal(((await notRpc.json()) as { error: { code: number } }).error.code, -32700);
     const media = await post(world.token, searchCall(1), { "content-type": "text/plain" });
     assert.equal(media.status, 415);
     const version = await post(world.token, searchCall(1), {

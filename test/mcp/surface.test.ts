@@ -36,8 +36,11 @@ function assertContinuationsExist(r: Channels): void {
     assert.notEqual(value("next_cursor"), "null", r.text);
   if (named(/changes_since=next_changes_since|next_changes_since skips/))
     assert.notEqual(value("next_changes_since"), "null", r.text);
-  const data = (r.structured.data ?? {}) as { next_cursor?: string | null };
-  if (named(/cursor=next_cursor/)) assert.equal(typeof data.next_cursor, "string");
+  // The text's handles resume after what the text shows (issue 20 item 4): when it shows the
+  // whole page they are the page's own.
+  const data = (r.structured.data ?? {}) as { next_cursor?: string | null; data?: unknown[] };
+  if (!/^showing \d+ of \d+ records/.test(header) && data.data)
+    assert.equal(value("next_cursor"), data.next_cursor ?? "null");
 }
 
 describe("MCP surface (issue 9)", () => {
@@ -76,10 +79,16 @@ describe("MCP surface (issue 9)", () => {
     assert.doesNotMatch(done.text, /cursor=next_cursor/);
     const more = results[3];
     assert.match(more.text, /\npage with changes_since=next_changes_since$/);
-    // A full page whose text shows fewer records, with no next page: no next_cursor is promised.
+    // A last page whose text shows k of its 10 records: the text's next_cursor resumes at record
+    // k + 1 (issue 20 item 4), though the page itself has no next page.
     const all = results[1];
-    assert.match(all.text.split("\n")[0], /^10 records from messages · has_more=false · next_cursor=null/);
-    assert.match(all.text, /\nshowing 5 of 10; to see them, ask again with limit=5 and page on from there$/);
+    const shown = /^showing (\d) of 10 records from messages · has_more=true · next_cursor=\S+/.exec(
+      all.text.split("\n")[0],
+    );
+    assert.ok(shown, all.text);
+    const k = Number(shown[1]);
+    assert.ok(all.text.endsWith(`\npage with cursor=next_cursor: it resumes at record ${k + 1} of these 10`));
+    assert.equal((all.structured.data as { next_cursor: string | null }).next_cursor, null);
   });
 
   test("6: the read_record_field text header carries match (null when q is absent)", async () => {

@@ -19,14 +19,46 @@ export interface RecordsTextOptions {
   binaryFor?: (record: WireRecord) => BinaryFields | undefined;
 }
 
-export function recordsHeader(envelope: ListEnvelope<WireRecord>, options: RecordsTextOptions): string {
+/**
+ * Where the text's own continuation resumes: with k of n records shown, the RS's resume point
+ * after record k (`meta.resume_points`, asked for by query_records), so paging by what the text
+ * shows skips nothing; with every record shown (or no resume points), the page's own handles.
+ */
+function textContinuation(
+  envelope: ListEnvelope<WireRecord>,
+  shown: number,
+): { hasMore: boolean; cursor: string | null; changes?: string | null; resumes: boolean } {
+  const changes = envelope.next_changes_since !== undefined;
+  const points = envelope.meta.resume_points as (string | null)[] | undefined;
+  const point = shown < envelope.data.length ? points?.[shown - 1] : undefined;
+  if (typeof point === "string") {
+    return changes
+      ? { hasMore: true, cursor: null, changes: point, resumes: true }
+      : { hasMore: true, cursor: point, resumes: true };
+  }
+  return {
+    hasMore: envelope.has_more,
+    cursor: envelope.next_cursor ?? null,
+    ...(changes ? { changes: envelope.next_changes_since ?? null } : {}),
+    resumes: false,
+  };
+}
+
+export function recordsHeader(
+  envelope: ListEnvelope<WireRecord>,
+  options: RecordsTextOptions & { shown?: number },
+): string {
+  const total = envelope.data.length;
+  const shown = Math.min(options.shown ?? total, total);
+  const next = textContinuation(envelope, shown);
   const parts = [
-    `${envelope.data.length} records from ${options.stream}`,
-    `has_more=${envelope.has_more}`,
-    `next_cursor=${envelope.next_cursor ?? "null"}`,
+    next.resumes
+      ? `showing ${shown} of ${total} records from ${options.stream}`
+      : `${total} records from ${options.stream}`,
+    `has_more=${next.hasMore}`,
+    `next_cursor=${next.cursor ?? "null"}`,
   ];
-  if (envelope.next_changes_since !== undefined)
-    parts.push(`next_changes_since=${envelope.next_changes_since ?? "null"}`);
+  if (next.changes !== undefined) parts.push(`next_changes_since=${next.changes ?? "null"}`);
   if (envelope.meta.count !== undefined) parts.push(`count=${envelope.meta.count}`);
   if (options.reducedLimit !== undefined)
     parts.push(`limit reduced to ${options.reducedLimit} to fit the result budget`);
@@ -128,6 +160,12 @@ function wideLine(record: WireRecord, budget: number, options: RecordsTextOption
 function pageFooter(envelope: ListEnvelope<WireRecord>, shown: number): string {
   const changes = envelope.next_changes_since !== undefined && envelope.next_changes_since !== null;
   const total = envelope.data.length;
+  if (shown < total && textContinuation(envelope, shown).resumes) {
+    // The handles in the header resume right after the last record shown here.
+    return changes
+      ? `page with changes_since=next_changes_since: it resumes at change ${shown + 1} of these ${total}`
+      : `page with cursor=next_cursor: it resumes at record ${shown + 1} of these ${total}`;
+  }
   if (shown < total) {
     // Text shows at most TEXT_RECORDS_SHOWN records; below that, narrower fields fit more.
     const narrower = shown < TEXT_RECORDS_SHOWN ? "fields:[…] or " : "";
@@ -149,10 +187,16 @@ function pageFooter(envelope: ListEnvelope<WireRecord>, shown: number): string {
 
 /** The whole text block; `envelope.data` is the page exactly as the RS answered it. */
 export function renderRecordsText(envelope: ListEnvelope<WireRecord>, options: RecordsTextOptions): string {
-  const header = recordsHeader(envelope, options);
-  const footerFor = (shown: number) => pageFooter(envelope, shown);
-  const budget = LIST_TEXT_BYTES - utf8Bytes(header) - utf8Bytes(CUT_HINT) - 160;
+  // The header names the continuation of the records shown, known only once they are chosen: the
+  // budget is set by the longest header any choice could print.
+  let widest = 0;
+  for (let shown = 1; shown <= Math.min(TEXT_RECORDS_SHOWN, envelope.data.length); shown++)
+    widest = Math.max(widest, utf8Bytes(recordsHeader(envelope, { ...options, shown })));
+  widest = Math.max(widest, utf8Bytes(recordsHeader(envelope, options)));
+  const budget = LIST_TEXT_BYTES - widest - utf8Bytes(CUT_HINT) - 160;
   const lines = chooseLines(envelope.data, budget, options);
+  const header = recordsHeader(envelope, { ...options, shown: lines.length });
+  const footerFor = (shown: number) => pageFooter(envelope, shown);
   const out = [header, ...lines];
   if (lines.some((l) => l.includes('"cut":'))) out.push(CUT_HINT);
   out.push(footerFor(lines.length));

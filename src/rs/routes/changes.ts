@@ -27,7 +27,7 @@ import type { ListEnvelope, Warning, WireRecord } from "../../core/wire.js";
 import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import type { Params } from "../params.js";
-import { fieldsParam, previewCharsParam } from "../read-params.js";
+import { fieldsParam, previewCharsParam, resumePointsParam } from "../read-params.js";
 import { cursorBearer, toWireRecord } from "../render.js";
 
 const NOT_WITH_CHANGES = ["sort", "cursor", "count"] as const;
@@ -86,7 +86,23 @@ export async function changesPage(
     has_more: result.hasMore,
     next_cursor: null,
     next_changes_since: signCursor(secret, bookmarkPayload(fp, result.lastVersion)),
-    meta: { warnings: options.warnings },
+    meta: {
+      ...resumePoints(result.records, { secret, fp, count: resumePointsParam(params) }),
+      warnings: options.warnings,
+    },
   };
   return sendJson(c, body, { records: body.data.length });
+}
+
+/** `meta.resume_points` (read-params.ts): the bookmark after each of the page's first N changes. */
+function resumePoints(
+  records: { version: number }[],
+  options: { secret: string; fp: string; count: number | undefined },
+): { resume_points?: string[] } {
+  if (options.count === undefined) return {};
+  return {
+    resume_points: records
+      .slice(0, options.count)
+      .map((r) => signCursor(options.secret, bookmarkPayload(options.fp, r.version))),
+  };
 }

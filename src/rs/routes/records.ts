@@ -28,7 +28,7 @@ import type { ListEnvelope, WireRecord } from "../../core/wire.js";
 import type { ListPosition } from "../../store/store.js";
 import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
-import { fieldsParam, previewCharsParam, sortParam } from "../read-params.js";
+import { fieldsParam, previewCharsParam, resumePointsParam, sortParam } from "../read-params.js";
 import { connectionNames, cursorBearer, openStreamRead, streamScopes, toWireRecord } from "../render.js";
 import { changesPage } from "./changes.js";
 import { registerRecord } from "./record.js";
@@ -45,6 +45,7 @@ const LIST_PARAMS = [
   "changes_since",
   "connection_id",
   "preview_chars",
+  "resume_points",
 ] as const;
 
 function positionOf(payload: Record<string, unknown>): ListPosition {
@@ -101,21 +102,29 @@ export function registerRecords(app: Hono<RsEnv>): void {
       fields,
       previewChars,
     });
+    const resumeAfter = (r: (typeof result.records)[number]) =>
+      signCursor(secret, {
+        k: "list",
+        f: fp,
+        p: { s: r.sortValue ?? null, c: r.connectionId, r: r.recordId },
+      });
     const last = result.records.at(-1);
-    const nextCursor =
-      result.hasMore && last
-        ? signCursor(secret, {
-            k: "list",
-            f: fp,
-            p: { s: last.sortValue ?? null, c: last.connectionId, r: last.recordId },
-          })
-        : null;
+    const nextCursor = result.hasMore && last ? resumeAfter(last) : null;
+    const points = resumePointsParam(params);
+    const resume =
+      points === undefined
+        ? {}
+        : {
+            resume_points: result.records
+              .slice(0, points)
+              .map((r, i) => (i === result.records.length - 1 ? nextCursor : resumeAfter(r))),
+          };
     const body: ListEnvelope<WireRecord> = {
       object: "list",
       data: result.records.map((r) => toWireRecord(r, { names, scopes })),
       has_more: result.hasMore,
       next_cursor: nextCursor,
-      meta: { ...(count === "exact" ? { count: result.count ?? 0 } : {}), warnings },
+      meta: { ...(count === "exact" ? { count: result.count ?? 0 } : {}), ...resume, warnings },
     };
     return sendJson(c, body, { records: body.data.length });
   });
