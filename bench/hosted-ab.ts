@@ -5,8 +5,8 @@
 // 2025 client and, on a build that speaks it, as a 2026-07-28 client. Prints calls/s and server
 // CPU-ms per call (all server processes, from /proc) per build and era: medians over the rounds,
 // the ratio to the baseline's 2025 figure, and for 2026 the per-round ratio to the same server's
-// 2025 turn (the era's own cost, least touched by load). Every build runs the same calls.
-import { existsSync } from "node:fs";
+// 2025 turn (the era's own cost, least touched by load).
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { benchHome, cpuSeconds, load, mixKinds, processTree, startServe } from "./hosted.js";
@@ -19,6 +19,8 @@ interface Build {
   label: string;
   entry: string;
   eras: ("2025" | "2026")[];
+  /** Its own dataset home (same generator and seed), when the builds' indexes differ. */
+  home?: { home: string; token: string };
 }
 
 interface Turn {
@@ -41,6 +43,11 @@ export async function runHostedAb(options: {
   calls: number;
   rounds: number;
   workers?: number;
+  /**
+   * A home the baseline made itself (its own search index over the same generated records):
+   * needed when this build's migrations rebuild an index the baseline reads differently.
+   */
+  baselineHome?: string;
 }): Promise<BenchRow[]> {
   const baselineEntry = join(options.baseline, "dist", "cli", "main.js");
   if (!existsSync(baselineEntry)) {
@@ -48,32 +55,34 @@ export async function runHostedAb(options: {
   }
   const builds: Build[] = [
     // The baseline may predate 2026-07-28: its 2026 clients would only measure error answers.
-    { label: `baseline (${options.baseline})`, entry: baselineEntry, eras: ["2025"] },
+    {
+      label: `baseline (${options.baseline})`,
+      entry: baselineEntry,
+      eras: ["2025"],
+      home: options.baselineHome
+        ? {
+            home: options.baselineHome,
+            token: readFileSync(join(options.baselineHome, "bench-client-token"), "utf8").trim(),
+          }
+        : undefined,
+    },
     { label: "this build", entry: buildDist(), eras: ["2025", "2026"] },
   ];
   const workers = options.workers ?? availableParallelism();
-  const { home, token } = await benchHome(options.records, options.seed);
-  // One list of calls for every build, taken from this build: the mix takes its fetch ids from a
-  // search, and an older build's search may find other records or none (then its mix had no fetch
-  // calls at all, and the A/B compared different work).
-  const calls = await (async (): Promise<LoadCall[]> => {
-    const server = await startServe(home, { workers: 1, entry: builds[1].entry });
-    try {
-      return (await mixKinds(server.url, token)).flatMap((k) => k.calls);
-    } finally {
-      await server.stop();
-    }
-  })();
-  console.log(
-    `A/B mix: ${calls.length} calls (${calls.map((c) => c.name).join(", ")}), the same for every build`,
-  );
+  const own = await benchHome(options.records, options.seed);
   const turns = new Map<string, Turn[]>();
   const load0 = loadavg()[0];
   for (let round = 0; round < options.rounds; round++) {
     for (const build of builds) {
+      const { home, token } = build.home ?? own;
       const server = await startServe(home, { workers, entry: build.entry });
       try {
         const pids = processTree(server.pid);
+        const calls: LoadCall[] = (await mixKinds(server.url, token)).flatMap((k) => k.calls);
+        // The mix takes its fetch ids from a search: a baseline that finds nothing there (its
+        // search index rebuilt by this build's migration: pass --baseline-home) runs other work.
+        const mix = calls.map((c) => c.name).join(",");
+        if (round === 0) console.log(`${build.label} mix: ${calls.length} calls (${mix})`);
         // Warm-up: V8 and each worker's SQLite page cache (see bench/hosted.ts).
         await load({ url: server.url, token, calls, total: 2000, threads: 2 });
         for (const era of build.eras) {

@@ -50,7 +50,7 @@ const rankWindow = 250;
 const { sql, values: params } = clauseHitsSql(
   scopes,
   { clauses, conditions: [], limit, offset: 0, rankWindow },
-  enumerateLimit(rankWindow) + 1,
+  { limit1: enumerateLimit(rankWindow) + 1, offer: rankWindow },
 );
 // --repeat N: explain N times on one connection and print only the last (warm catalog caches).
 const explain = `EXPLAIN (ANALYZE, BUFFERS${values["timing-off"] ? ", TIMING OFF" : ""}) ${sql}`;

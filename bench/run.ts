@@ -8,6 +8,7 @@
 // --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
 //   --per-tool adds each call kind of the mix alone (calls/s, CPU-ms/call) and the capacity they predict
 //   --baseline DIR instead runs an A/B against another checkout's build (bench/hosted-ab.ts), --rounds N
+//   --baseline-home DIR: the baseline serves a home it generated itself (its own search index)
 // --mbox imports a generated mbox (bench/gen-mbox.ts, built once into bench/data) beside its replayed
 // raw-SQL floor (bench/import-mbox.ts): --mbox-size 100MB
 // --relevance scores search on a public judged collection beside FTS5 bm25() (bench/relevance.ts):
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     hosted: { type: "boolean", default: false },
     "per-tool": { type: "boolean", default: false },
     baseline: { type: "string" },
+    "baseline-home": { type: "string" },
     rounds: { type: "string", default: "3" },
     mbox: { type: "boolean", default: false },
     "mbox-size": { type: "string", default: "100MB" },
@@ -302,6 +304,7 @@ if (values.relevance) {
       calls: Number(values.calls),
       rounds: Number(values.rounds),
       workers: values.workers ? Number(values.workers) : undefined,
+      baselineHome: values["baseline-home"],
     })),
   );
 } else if (values.hosted) {

@@ -20,7 +20,9 @@
 // - otherwise (a clause matches more than the limit): N, df and avgdl over the scored candidates.
 // Recall is complete only when every visible match was scored (every clause counted and at most
 // 4 × rankWindow matches); matched_estimate is the number of distinct visible matches seen.
-import { analyzeTerms } from "./search-analysis.js";
+// Past the first window, pages rank the next windows (planCandidates' `window`), each scored with
+// the same rules over its own candidates.
+import { analyzeTerms, tallyAsciiTerms } from "./search-analysis.js";
 import { type ClauseMatch, positiveClauses, type SearchClause, termMatches } from "./search-query.js";
 
 const K1 = 1.2;
@@ -54,43 +56,44 @@ export interface ClauseHits {
 }
 
 export interface CandidatePlan {
-  /** Records to score, at most rankWindow. */
+  /** Records to score: every match (complete), else one window of at most rankWindow. */
   ids: number[];
   /** Every visible match is among `ids`. */
   complete: boolean;
-  /** Distinct visible matches seen. */
+  /** Distinct visible matches seen (in the window's view of the clause lists). */
   seen: number;
   /** N and df when every clause was counted (else taken over the scored records). */
   counted: { n: number; df: number[] } | null;
   /** Per positive clause, the candidates its store list holds (a match it has, read or not). */
   members: Set<number>[];
+  /** Which ranked window `ids` are: 0 when complete; window k holds ranks k·rankWindow onwards. */
+  window: number;
+  /** Candidates remain past this window (the next window ranks them). */
+  more: boolean;
 }
 
 function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** Phase 1: the candidates to score, from each positive clause's enumerated matches. */
-export function planCandidates(hits: ClauseHits[], rankWindow: number): CandidatePlan {
-  // A clause past the limit offers its newest rankWindow matches as candidates: older ones are
-  // candidates only through rarer clauses (that is what "rare terms first" means).
-  const lists = hits.map((h) => (h.capped ? h.ids.slice(0, rankWindow) : h.ids));
-  const weight = new Map<number, number>();
-  for (const list of lists) for (const id of list) weight.set(id, 0);
-  const seen = weight.size;
-  const allCounted = hits.every((h) => !h.capped);
-  const counted = allCounted ? { n: seen, df: hits.map((h) => h.count) } : null;
-  const members = lists.map((list) => new Set(list));
-  // Every match is scored when all are known and few: a rare word's matches are then ranked by
-  // BM25, not by recency (phase 1 cannot tell them apart).
-  if (seen <= rankWindow || (allCounted && seen <= SCORE_ALL * rankWindow))
-    return { ids: [...weight.keys()], complete: allCounted, seen, counted, members };
-  lists.forEach((list, i) => {
-    const w = idf(Math.max(seen, hits[i].count), hits[i].count);
-    for (const id of list) weight.set(id, (weight.get(id) ?? 0) + w);
-  });
-  // The best rankWindow by weight, ties to the newest: weights take few distinct values, so whole
-  // groups are taken in weight order and only the group at the cut is sorted (phase 2 orders the rest).
+/** The ranked window holding result `offset` when the plan is windowed. */
+export function windowOf(offset: number, rankWindow: number): number {
+  return Math.floor(offset / rankWindow);
+}
+
+/**
+ * How many of its newest matches a clause past the enumerate limit offers for the window holding
+ * `offset`: (window + 1) × rankWindow. Stores return that many for such a clause (and every
+ * match of the others), counting at most limit + 1 per scope either way.
+ */
+export function offerFor(offset: number, rankWindow: number): number {
+  return (windowOf(offset, rankWindow) + 1) * rankWindow;
+}
+
+/** The best `room` of the weighted ids, ties to the newest (whole weight groups, the cut sorted). */
+function best(weight: Map<number, number>, room: number): number[] {
+  // Weights take few distinct values, so whole groups are taken in weight order and only the
+  // group at the cut is sorted (phase 2 orders the rest).
   const groups = new Map<number, number[]>();
   for (const [id, w] of weight) {
     const group = groups.get(w);
@@ -100,14 +103,87 @@ export function planCandidates(hits: ClauseHits[], rankWindow: number): Candidat
   const ids: number[] = [];
   for (const w of [...groups.keys()].sort((a, b) => b - a)) {
     const group = groups.get(w) as number[];
-    const room = rankWindow - ids.length;
-    if (group.length <= room) ids.push(...group);
+    const left = room - ids.length;
+    if (group.length <= left) ids.push(...group);
     else {
-      ids.push(...group.sort((a, b) => b - a).slice(0, room));
+      ids.push(...group.sort((a, b) => b - a).slice(0, left));
       break;
     }
   }
-  return { ids, complete: false, seen, counted, members };
+  return ids;
+}
+
+/**
+ * Phase 1: the candidates to score, from each positive clause's enumerated matches. Every match
+ * is scored when all are known and few; otherwise ranking goes window by window: window k takes
+ * the best rankWindow by weight among the matches not in windows 0…k-1, where a clause past the
+ * limit offers its newest (k + 1) × rankWindow. Window k is computed identically whichever page
+ * asks (each window's view extends the previous one's), so pages partition the ranked windows.
+ */
+export function planCandidates(hits: ClauseHits[], rankWindow: number, window = 0): CandidatePlan {
+  // A clause past the limit offers its newest matches as candidates: older ones are candidates
+  // only through rarer clauses (that is what "rare terms first" means).
+  const view = (k: number) => hits.map((h) => (h.capped ? h.ids.slice(0, (k + 1) * rankWindow) : h.ids));
+  const lists = view(0);
+  const first = new Set<number>();
+  for (const list of lists) for (const id of list) first.add(id);
+  const allCounted = hits.every((h) => !h.capped);
+  const counted = allCounted ? { n: first.size, df: hits.map((h) => h.count) } : null;
+  // Every match is scored when all are known and few: a rare word's matches are then ranked by
+  // BM25, not by recency (phase 1 cannot tell them apart).
+  if (allCounted && first.size <= SCORE_ALL * rankWindow) {
+    const members = lists.map((list) => new Set(list));
+    return { ids: [...first], complete: true, seen: first.size, counted, members, window: 0, more: false };
+  }
+  const chosen = new Set<number>();
+  let plan: CandidatePlan | null = null;
+  for (let k = 0; k <= window; k++) {
+    const listsK = k === 0 ? lists : view(k);
+    const weight = new Map<number, number>();
+    for (const list of listsK) for (const id of list) weight.set(id, 0);
+    const seen = weight.size;
+    const members = listsK.map((list) => new Set(list));
+    // Every match the first window sees fits in it: all are scored (in the order seen).
+    if (k === 0 && seen <= rankWindow) {
+      const ids = [...weight.keys()];
+      for (const id of ids) chosen.add(id);
+      plan = { ids, complete: false, seen, counted, members, window: 0, more: false };
+    } else {
+      listsK.forEach((list, i) => {
+        const w = idf(Math.max(seen, hits[i].count), hits[i].count);
+        for (const id of list) weight.set(id, (weight.get(id) ?? 0) + w);
+      });
+      for (const id of chosen) weight.delete(id);
+      const ids = best(weight, rankWindow);
+      for (const id of ids) chosen.add(id);
+      plan = { ids, complete: false, seen, counted, members, window: k, more: weight.size > ids.length };
+    }
+    // A clause whose offer the view filled may hold more matches for the next window.
+    if (hits.some((h) => h.capped && h.ids.length >= (k + 1) * rankWindow)) plan.more = true;
+  }
+  return plan as CandidatePlan;
+}
+
+/**
+ * The page of a ranked plan: [start, end) into the ranked ids, whether results follow, and the
+ * offset they start at. A windowed plan's page stays inside its window (window k starts at offset
+ * k·rankWindow; a window holding fewer than rankWindow, when later ones follow, is left for the
+ * next window's offset).
+ */
+export function pageOf(
+  plan: CandidatePlan,
+  ranked: number,
+  query: { offset: number; limit: number; rankWindow: number },
+): { start: number; end: number; hasMore: boolean; next: number } {
+  if (plan.complete) {
+    const end = Math.min(query.offset + query.limit, ranked);
+    return { start: query.offset, end, hasMore: ranked > end, next: end };
+  }
+  const base = plan.window * query.rankWindow;
+  const start = Math.min(query.offset - base, ranked);
+  const end = Math.min(start + query.limit, ranked);
+  if (end < ranked) return { start, end, hasMore: true, next: base + end };
+  return { start, end, hasMore: plan.more, next: base + query.rankWindow };
 }
 
 /** A candidate's granted search fields, as its store read them, with their weights. */
@@ -143,6 +219,19 @@ export function scoreCandidates(
   plan: CandidatePlan,
 ): number[] {
   const positive = positiveClauses(clauses);
+  // Single-term clauses are counted in one pass over a field's terms through a term → clauses
+  // table; only prefixes and phrases need the field's distinct terms or its sequence.
+  const byTerm = new Map<string, number[]>();
+  const other: number[] = [];
+  positive.forEach((c, i) => {
+    if (c.match.kind !== "term") other.push(i);
+    else {
+      const list = byTerm.get(c.match.term);
+      if (list) list.push(i);
+      else byTerm.set(c.match.term, [i]);
+    }
+  });
+  const fieldCounts = new Array<number>(positive.length);
   // Weighted term frequency per (doc, clause) and weighted length per doc.
   const tf: number[][] = [];
   const dl: number[] = [];
@@ -150,20 +239,33 @@ export function scoreCandidates(
     const row = positive.map(() => 0);
     let length = 0;
     for (const field of doc.fields) {
+      fieldCounts.fill(0);
+      if (other.length === 0) {
+        const tally = tallyAsciiTerms(field.text, byTerm, fieldCounts);
+        if (tally === 0) continue;
+        if (tally > 0) {
+          length += field.weight * tally;
+          for (let i = 0; i < row.length; i++) row[i] += field.weight * fieldCounts[i];
+          continue;
+        }
+      }
       const terms = analyzeTerms(field.text);
       if (terms.length === 0) continue;
       length += field.weight * terms.length;
-      const counts = new Map<string, number>();
-      for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-      positive.forEach((c, i) => {
-        row[i] += field.weight * countIn({ terms, counts }, c.match);
-      });
+      for (const t of terms) {
+        const list = byTerm.get(t);
+        if (list) for (const i of list) fieldCounts[i]++;
+      }
+      if (other.length > 0) {
+        const counts = new Map<string, number>();
+        for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+        for (const i of other) fieldCounts[i] = countIn({ terms, counts }, positive[i].match);
+      }
+      for (let i = 0; i < row.length; i++) row[i] += field.weight * fieldCounts[i];
     }
     // A match the read text does not show (past a text field's first chunk, which is all that
     // is read) counts once: the store found the clause in a granted field.
-    positive.forEach((_, i) => {
-      if (row[i] === 0 && plan.members[i]?.has(doc.id)) row[i] = 1;
-    });
+    for (let i = 0; i < row.length; i++) if (row[i] === 0 && plan.members[i]?.has(doc.id)) row[i] = 1;
     tf.push(row);
     dl.push(length);
   }

@@ -198,7 +198,15 @@ export interface StoredSearchHit {
    * Balanced <mark>…</mark>, granted fields only; with the whole field's size and digest as its
    * field window reports them (read with the hit, for the MCP content ladder).
    */
-  snippet: { field: string; text: string; sizeChars: number; digest: string } | null;
+  snippet: {
+    field: string;
+    text: string;
+    sizeChars: number;
+    digest: string;
+    /** The code points [start, end) of the field the snippet shows, when its text is the field's own. */
+    startChars?: number;
+    endChars?: number;
+  } | null;
   matchedFields: string[]; // granted fields only
   score: number; // higher is better
 }
@@ -206,6 +214,11 @@ export interface StoredSearchHit {
 export interface SearchResult {
   hits: StoredSearchHit[];
   hasMore: boolean;
+  /**
+   * Where the next page starts when hasMore (the offset after this page's hits, or the next
+   * ranked window's first offset when this window ends short).
+   */
+  nextOffset?: number;
   recall: { complete: boolean; rankingScope: "all_matches" | "candidate_window"; matchedEstimate?: number };
   /** Positive clauses (as written) that no visible record holds. */
   unmatched: string[];
@@ -303,6 +316,11 @@ export interface Store {
   changesPositionBefore(scopes: StreamScope[], emittedAt: string): Promise<number>;
   /** Visible record counts per connection (time range applied). */
   countRecords(scope: StreamScope): Promise<Record<string, number>>;
+  /**
+   * countRecords of each scope, in order: scopes without a time range in one read of the kept
+   * counts (a grant of 12,000 streams costs one query, not 12,000), the others one by one.
+   */
+  countRecordsMany(scopes: StreamScope[]): Promise<Record<string, number>[]>;
   getRecord(
     scope: StreamScope,
     ref: { connectionId: string; recordId: string },

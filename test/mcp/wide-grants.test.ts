@@ -1,87 +1,30 @@
-// Issue 20 items 1–3 through the SDK client: the schema index of grants of 10,000+ streams and 200
-// connections names every stream in pages (text and structured), a 400-field stream's field list
-// pages instead of failing, and every field of a 400-field record has a visible path. Cursors
-// are bound to their request and reveal nothing the grant cannot see.
+// Issue 20 items 1 and 2 through the SDK client: the schema index of grants of 10,000+ streams and
+// 200 connections names every stream in pages (text and structured), and a 400-field stream's
+// field list pages instead of failing. Cursors are bound to their request and reveal nothing the
+// grant cannot see. Over real transports: wide-transports.test.ts.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { InProcessRsClient, type RsClient } from "../../src/mcp/rs-client.js";
-import { createApp } from "../../src/rs/app.js";
-import type { Store } from "../../src/store/store.js";
 import { type OpenedStore, testBackends } from "../helpers/backends.js";
-import { serveWorld } from "./fixtures/served.js";
 import {
   loadGrant,
   manyStreams,
-  namesInIndexData,
   namesInIndexText,
-  type Paged,
   pageSchema,
   WIDE_FIELDS,
   wideManifest,
   wideRecord,
 } from "./fixtures/wide.js";
-import { BASE_URL, createClient, openTempStore, SpyRsClient, type World } from "./fixtures/world.js";
+import {
+  assertEveryNameOnce,
+  assertIndexComplete,
+  fieldNames,
+  fieldsInData,
+  fieldsInText,
+  rsFor,
+} from "./fixtures/wide-checks.js";
+import { createClient, openTempStore, SpyRsClient } from "./fixtures/world.js";
 import { call, errorOf } from "./helpers.js";
-
-const MAX = 40_000;
-
-function rsFor(store: Store, token: string): RsClient {
-  const app = createApp({ store, bindHost: "127.0.0.1", publicUrl: BASE_URL });
-  return new InProcessRsClient(async (r, env) => app.fetch(r, env), token, BASE_URL);
-}
-
-function assertEveryNameOnce(paged: Paged, expected: string[]): void {
-  assert.equal(paged.names.length, expected.length, "a name shown twice or missing");
-  assert.deepEqual([...paged.names].sort(), [...expected].sort());
-  assert.ok(paged.maxText <= MAX && paged.maxStructured <= MAX, JSON.stringify(paged));
-}
-
-/** Page the index both ways (text-only and structured-only) and check every stream is named once. */
-async function assertIndexComplete(client: Client, expected: string[]): Promise<Paged[]> {
-  const text = await pageSchema(client, { mode: "text", collect: (r) => namesInIndexText(r.text) });
-  const structured = await pageSchema(client, {
-    mode: "structured",
-    collect: (r) => namesInIndexData(r.data),
-  });
-  assertEveryNameOnce(text, expected);
-  assertEveryNameOnce(structured, expected);
-  assert.equal(text.pages, structured.pages);
-  for (const page of text.texts) {
-    assert.match(page, new RegExp(`^schema index · \\d+ connectors? · ${expected.length} streams · `));
-    assert.doesNotMatch(page, /limit_exceeded/);
-  }
-  return [text, structured];
-}
-
-/** Item 3 from the text alone: query_records says where the rest is, fetch names it, a window reads it. */
-async function assertWideRecordPaths(client: Client, id: string): Promise<void> {
-  const q = await call(client, "query_records", { stream: "rows" });
-  assert.match(q.text, /"fields_omitted":"\d+ more \(col_\d+ … col_399\): fetch this id names them/);
-  const doc = JSON.parse((await call(client, "fetch", { id })).text) as {
-    metadata: { fields_omitted: string[] };
-  };
-  assert.ok(doc.metadata.fields_omitted.includes("col_399"));
-  const w = await call(client, "read_record_field", { id, field_path: "col_399" });
-  assert.equal(w.text.split("\n")[1], "399000");
-}
-
-const fieldNames = () => Object.keys(wideManifest().streams[0].schema.properties);
-
-/** Field names a text-only agent reads off one schema(stream) page (` name t=<type> …`). */
-const fieldsInText = (text: string) =>
-  text.split("\n").flatMap((l) => {
-    const m = /^ ([A-Za-z0-9_.]+) t=/.exec(l);
-    return m ? [m[1]] : [];
-  });
-const fieldsInData = (data: Record<string, unknown>) =>
-  (data.connectors as { streams: { fields?: Record<string, unknown> }[] }[]).flatMap((c) =>
-    c.streams.flatMap((s) => Object.keys(s.fields ?? {})),
-  );
 
 for (const backend of testBackends()) {
   describe(`large grants: the schema index names every stream, paged (${backend.name})`, () => {
@@ -98,12 +41,22 @@ for (const backend of testBackends()) {
     test(`1: ${connectors} connectors × ${streams} streams (${total} streams): every name in text and structured, in pages`, async () => {
       const manifests = manyStreams(connectors, streams);
       const token = await loadGrant(opened.store, { manifests });
+      // Counts come from one read of the kept counts (countRecordsMany): they must be each stream's.
+      const c0 = (await opened.store.ensureConnection("c0", "Main")).connection_id;
+      const rec = (id: string) => ({ op: "upsert" as const, data: { id, at: "2024-01-01T00:00:00Z" } });
+      await opened.store.applyBatch(c0, "c0_stream_001", [rec("a"), rec("b"), rec("c")]);
+      await opened.store.applyBatch(c0, "c0_stream_002", [rec("a")]);
       const client = await createClient(rsFor(opened.store, token));
       const [text, structured] = await assertIndexComplete(
         client,
         manifests.flatMap((m) => m.streams.map((s) => s.name)),
       );
       assert.ok(text.pages > 1 && structured.pages > 1);
+      assert.match(
+        text.texts[0],
+        /\n {2}c0_stream_001: 3 records time=at\n {2}c0_stream_002: 1 records time=at\n/,
+      );
+      assert.match(text.texts[0], /\n {2}c0_stream_000: 0 records time=at\n/);
       // The first page says how many there are and where the rest is, in both channels.
       assert.match(
         text.texts[0],
@@ -344,71 +297,3 @@ for (const backend of testBackends()) {
     });
   });
 }
-
-describe("large grants over real transports (HTTP and stdio)", () => {
-  let store: Store;
-  let dir: string;
-  let token: string;
-  let names: string[];
-  let rowId: string;
-  let served: Awaited<ReturnType<typeof serveWorld>>;
-  before(async () => {
-    ({ store, dir } = await openTempStore());
-    const manifests = manyStreams(50, 51);
-    names = manifests.flatMap((m) => m.streams.map((s) => s.name));
-    token = await loadGrant(store, { manifests: [...manifests, wideManifest()] });
-    names.push("rows");
-    rowId = `${(await store.ensureConnection("wide", "Main")).connection_id}/rows:r1`;
-    await store.applyBatch(rowId.split("/")[0], "rows", [{ op: "upsert", data: wideRecord("r1") }]);
-    served = await serveWorld({ store } as World);
-  });
-  after(async () => {
-    await served.close();
-    await store.close();
-  });
-
-  test("1, 2, 3: hosted /mcp: a text-only client pages the whole index, a wide field list and record", async () => {
-    const client = new SdkClient({ name: "wide-http", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    try {
-      await assertIndexComplete(client, names);
-      const fields = await pageSchema(client, {
-        mode: "text",
-        args: { stream: "rows", detail: "full" },
-        collect: (r) => fieldsInText(r.text),
-      });
-      assertEveryNameOnce(fields, fieldNames());
-      await assertWideRecordPaths(client, rowId);
-    } finally {
-      await client.close();
-    }
-  });
-
-  test("1, 2, 3: stdio (pdpp mcp --store): the same pages", async () => {
-    const client = new SdkClient({ name: "wide-stdio", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [join(import.meta.dirname, "..", "..", "bin", "pdpp.js"), "mcp", "--store", dir],
-        env: { PDPP_TOKEN: token },
-        stderr: "pipe",
-      }),
-    );
-    try {
-      await assertIndexComplete(client, names);
-      const fields = await pageSchema(client, {
-        mode: "text",
-        args: { stream: "rows" },
-        collect: (r) => fieldsInText(r.text),
-      });
-      assertEveryNameOnce(fields, fieldNames());
-      await assertWideRecordPaths(client, rowId);
-    } finally {
-      await client.close();
-    }
-  });
-});

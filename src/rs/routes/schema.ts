@@ -17,7 +17,6 @@ import type { StreamScope } from "../../core/grant.js";
 import { connectionCount, narrowToConnection, selectStream, visibleScopes } from "../../core/grant-scope.js";
 import { qualifiedStreamName } from "../../core/ids.js";
 import type { SchemaAnswer, SchemaStream } from "../../core/wire.js";
-import type { Store } from "../../store/store.js";
 import { noteRead, sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
@@ -59,6 +58,8 @@ export function registerSchema(app: Hono<RsEnv>): void {
     }
 
     const names = connectionNames(catalog);
+    const counts = await store.countRecordsMany(scopes);
+    const countOf = new Map(scopes.map((s, i) => [s, counts[i]]));
     const byConnector = new Map<string, StreamScope[]>();
     for (const s of scopes) byConnector.set(s.connectorKey, [...(byConnector.get(s.connectorKey) ?? []), s]);
     const connectors: SchemaAnswer["connectors"] = [];
@@ -68,8 +69,8 @@ export function registerSchema(app: Hono<RsEnv>): void {
       const streams: SchemaStream[] = [];
       for (const scope of group)
         streams.push(
-          await streamRow(scope, {
-            store,
+          streamRow(scope, {
+            counts: countOf.get(scope) ?? {},
             detailed: streamName !== undefined,
             full: view === "full",
             qualified: shared(scope.stream.name),
@@ -92,10 +93,10 @@ export function registerSchema(app: Hono<RsEnv>): void {
   });
 }
 
-async function streamRow(
+function streamRow(
   scope: StreamScope,
-  options: { store: Store; detailed: boolean; full: boolean; qualified: boolean },
-): Promise<SchemaStream> {
+  options: { counts: Record<string, number>; detailed: boolean; full: boolean; qualified: boolean },
+): SchemaStream {
   const s = scope.stream;
   const row: SchemaStream = {
     name: s.name,
@@ -105,7 +106,7 @@ async function streamRow(
     ...(s.cursor_field ? { cursor_field: s.cursor_field } : {}),
     ...(s.time_field ? { time_field: s.time_field } : {}),
     ...(s.title_field ? { title_field: s.title_field } : {}),
-    record_counts: await options.store.countRecords(scope),
+    record_counts: options.counts,
   };
   if (options.detailed) row.fields = fieldCapabilities(s, scope.fields, { full: options.full });
   if (options.full) row.schema = grantedSchema(s, scope.fields);

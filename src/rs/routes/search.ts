@@ -7,15 +7,21 @@
 // - A `q` with no searchable word (e.g. `***` or `""`) answers an empty list with complete recall.
 // - `meta.unmatched_terms` (only when non-empty, with hits or without): the query's optional and
 //   required words (as written, folded) that no visible record holds in a granted search field.
-// - Ranking (core/search-ranking.ts) scores at most DEFAULT_RANK_WINDOW candidates; pages end there.
+// - Ranking (core/search-ranking.ts) scores every match when all are known and few, else ranks
+//   window by window: each DEFAULT_RANK_WINDOW offsets are one window of candidates scored
+//   together (the best by phase-1 weight not in earlier windows), so paging on reaches matches
+//   past the first window instead of ending there; `meta.recall` stays candidate_window.
 // - Cursors are offsets into the merged ranking, bound to q, streams, connection_id, filters and
 //   bearer; paging stops at 10,000 hits (has_more false past it).
 // - `meta.recall` is exactly `{complete:true, ranking_scope:"all_matches"}` or `{complete:false,
 //   ranking_scope:"candidate_window", candidate_window_limit, matched_estimate?}`.
-// - A hit's `title` is the granted title_field, else `{display_name} · {stream} · {time}`: never
-//   the snippet. `id` (self-contained `{connection_id}/{stream}:{record_id}`) is added for fetch.
+// - A hit's `title` is the granted title_field, else `{display_name} · {stream} · {time}`, or
+//   `… · imported {emitted_at}` when no time is visible (issue 20 item 9): never the snippet.
+//   `id` (self-contained `{connection_id}/{stream}:{record_id}`) is added for fetch.
 // - pdpp extension `snippet_meta=true` (the MCP adapter's, for its content ladder): each snippet
-//   also carries `size_chars` and `digest` of its whole field, as read_record_field reports them.
+//   also carries `size_chars` and `digest` of its whole field, as read_record_field reports them,
+//   and `start_chars`/`end_chars`, the code points of the field the snippet shows (when the field
+//   is text: not for a list or number shown as text).
 //   The store reads them with the hit (no second lookup per hit; it was ~1 CPU-ms a search at 1M).
 import type { Hono } from "hono";
 import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
@@ -59,12 +65,21 @@ function toHit(
     record_id: hit.recordId,
     id: formatRecordRef(hit.connectionId, hit.stream, hit.recordId),
     // Never the snippet: a title must identify the record, not repeat the match.
-    title: hit.title ?? `${display} · ${hit.stream} · ${time ?? hit.emittedAt}`,
+    // Without a visible time, the fallback says its instant is the import time, not the record's.
+    title: hit.title ?? `${display} · ${hit.stream} · ${time ?? `imported ${hit.emittedAt}`}`,
     time,
     snippet: hit.snippet && {
       field: hit.snippet.field,
       text: hit.snippet.text,
-      ...(options.snippetMeta ? { size_chars: hit.snippet.sizeChars, digest: hit.snippet.digest } : {}),
+      ...(options.snippetMeta
+        ? {
+            size_chars: hit.snippet.sizeChars,
+            digest: hit.snippet.digest,
+            ...(hit.snippet.startChars !== undefined && hit.snippet.endChars !== undefined
+              ? { start_chars: hit.snippet.startChars, end_chars: hit.snippet.endChars }
+              : {}),
+          }
+        : {}),
     },
     matched_fields: hit.matchedFields,
     score: hit.score,
@@ -147,7 +162,7 @@ export function registerSearch(app: Hono<RsEnv>): void {
         });
     const names = connectionNames(catalog);
     const recall = recallMeta(result.recall, deps.searchRankWindow);
-    const nextOffset = offset + result.hits.length;
+    const nextOffset = result.nextOffset ?? offset + result.hits.length;
     const hasMore = result.hasMore && nextOffset <= MAX_SEARCH_OFFSET;
     const snippetMeta = params.single("snippet_meta") === "true";
     const hits = result.hits.map((h) => toHit(h, { names, scopes, snippetMeta }));

@@ -44,7 +44,7 @@ import { migrate } from "./migrations.js";
 import * as oauth from "./oauth.js";
 import * as ownerWeb from "./owner-web.js";
 import { openPool } from "./pool.js";
-import { countRecords, getRecord, listChanges } from "./reads.js";
+import { countRecords, countRecordsMany, getRecord, listChanges } from "./reads.js";
 import { search } from "./search.js";
 import * as throttles from "./throttles.js";
 
@@ -153,6 +153,9 @@ class PostgresStore implements Store {
   }
   countRecords(scope: StreamScope): Promise<Record<string, number>> {
     return countRecords(this.pool, scope);
+  }
+  countRecordsMany(scopes: StreamScope[]): Promise<Record<string, number>[]> {
+    return countRecordsMany(this.pool, scopes);
   }
   getRecord(
     scope: StreamScope,

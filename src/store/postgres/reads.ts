@@ -52,6 +52,33 @@ export async function getRecord(
   return record;
 }
 
+/** countRecords of each scope: the ones without a time range from one read of stream_counts. */
+export async function countRecordsMany(
+  pool: pg.Pool,
+  scopes: StreamScope[],
+): Promise<Record<string, number>[]> {
+  const plain = scopes.filter((s) => !s.since && !s.until);
+  const live = new Map<string, number>();
+  if (plain.length > 0) {
+    const { rows } = await pool.query<{ connection_id: string; stream: string; live: string }>(
+      "SELECT connection_id, stream, live FROM stream_counts WHERE connection_id = ANY($1::text[])",
+      [[...new Set(plain.flatMap((s) => s.connectionIds))]],
+    );
+    for (const row of rows) live.set(`${row.connection_id}\u0000${row.stream}`, Number(row.live));
+  }
+  const out: Record<string, number>[] = [];
+  for (const scope of scopes) {
+    out.push(
+      scope.since || scope.until
+        ? await countRecords(pool, scope)
+        : Object.fromEntries(
+            scope.connectionIds.map((id) => [id, live.get(`${id}\u0000${scope.stream.name}`) ?? 0]),
+          ),
+    );
+  }
+  return out;
+}
+
 export async function countRecords(pool: pg.Pool, scope: StreamScope): Promise<Record<string, number>> {
   if (!scope.since && !scope.until && scope.connectionIds.length > 0) {
     // Without a time range every live record is visible: ingest keeps their number (stream_counts).

@@ -26,7 +26,14 @@ const DENSE_MATCHES = 32;
 function clauseSql(
   params: Params,
   scope: StreamScope,
-  at: { query: SearchQuery; clause: SearchClause; scopeIndex: number; clauseIndex: number; limit1: number },
+  at: {
+    query: SearchQuery;
+    clause: SearchClause;
+    scopeIndex: number;
+    clauseIndex: number;
+    limit1: number;
+    offer: number;
+  },
 ) {
   const { query, clause } = at;
   const name = `s${at.scopeIndex}c${at.clauseIndex}`;
@@ -69,7 +76,8 @@ function clauseSql(
       (c) => `NOT bool_or(l.tsv @@ ${params.add(taggedClause(c.match, fields))}::tsquery)`,
     ),
   ];
-  const limit = params.add(at.limit1);
+  // Enough rows to count limit + 1 and to offer the window's newest `offer`.
+  const limit = params.add(Math.max(at.limit1, at.offer));
   // The walk must be search_lex_newest backwards and the planner must believe it stops early: it
   // names the stream by equality (one partition), orders by (stream, rid), and its match test is
   // opaque (`CASE … END IS NOT NULL`, estimated at 99.5%, so no GIN plan and no full sort). The
@@ -92,22 +100,30 @@ function clauseSql(
           GROUP BY l.rid HAVING ${having.length > 0 ? having.join(" AND ") : "true"}
           ORDER BY l.rid DESC LIMIT ${limit})) m ORDER BY rid DESC LIMIT ${limit})`,
   ];
-  // Every match when at most the limit, else the newest rankWindow; each row carries the count.
+  // Every match when at most the limit, else the newest `offer`; each row carries the count (the
+  // caller reads it as at most limit + 1).
   return {
     ctes,
     select: `SELECT ${at.scopeIndex} AS scope, ${at.clauseIndex} AS clause, rid::text, n FROM (
       SELECT rid, row_number() OVER (ORDER BY rid DESC) AS k, count(*) OVER () AS n FROM ${name}) x
-      WHERE n < ${limit} OR k <= ${params.add(query.rankWindow)}`,
+      WHERE n < ${params.add(at.limit1)} OR k <= ${params.add(at.offer)}`,
   };
 }
 
-/** Every (scope, positive clause)'s visible matches, newest first, at most limit1 each. */
-export function clauseHitsSql(scopes: StreamScope[], query: SearchQuery, limit1: number) {
+/**
+ * Every (scope, positive clause)'s visible matches, newest first: all when at most limit1 - 1,
+ * else the newest `offer` (counting at most max(limit1, offer)).
+ */
+export function clauseHitsSql(
+  scopes: StreamScope[],
+  query: SearchQuery,
+  at: { limit1: number; offer: number },
+) {
   const params = new Params();
   const positive = positiveClauses(query.clauses);
   const parts = scopes.flatMap((scope, scopeIndex) =>
     positive.map((clause, clauseIndex) =>
-      clauseSql(params, scope, { query, clause, scopeIndex, clauseIndex, limit1 }),
+      clauseSql(params, scope, { query, clause, scopeIndex, clauseIndex, ...at }),
     ),
   );
   const sql = `WITH ${parts.flatMap((p) => p.ctes).join(",\n")}

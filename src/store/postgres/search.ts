@@ -13,8 +13,11 @@ import {
   displayScore,
   enumerateLimit,
   fieldWeight,
+  offerFor,
+  pageOf,
   planCandidates,
   scoreCandidates,
+  windowOf,
 } from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import {
@@ -107,7 +110,10 @@ export async function search(
     };
   }
   const limit = enumerateLimit(query.rankWindow);
-  const { sql, values } = clauseHitsSql(live, query, limit + 1);
+  const { sql, values } = clauseHitsSql(live, query, {
+    limit1: limit + 1,
+    offer: offerFor(query.offset, query.rankWindow),
+  });
   const { rows } = await pool.query<ClauseHitRow>(sql, values);
   const counted = new Set<string>();
   const hits: ClauseHits[] = positive.map(() => ({ ids: [], count: 0, capped: false }));
@@ -117,16 +123,18 @@ export async function search(
     const key = `${row.scope}/${row.clause}`;
     if (counted.has(key)) continue;
     counted.add(key);
-    hit.count += Number(row.n);
-    if (Number(row.n) > limit) hit.capped = true;
+    // Counted up to limit + 1 whatever the window (a deeper page must see the same counts).
+    const n = Math.min(Number(row.n), limit + 1);
+    hit.count += n;
+    if (n > limit) hit.capped = true;
   }
   const unmatched = positive.filter((_, i) => hits[i].count === 0).map((c) => c.text);
-  const plan = planCandidates(hits, query.rankWindow);
+  const plan = planCandidates(hits, query.rankWindow, windowOf(query.offset, query.rankWindow));
   const docs = await candidateDocs(pool, live, plan.ids.map(String));
   const scores = scoreCandidates(query.clauses, docs, plan);
   const ranked = docs.map((d, i) => ({ ...d.candidate, score: scores[i] })).sort(compareHits);
-  const end = query.offset + query.limit;
-  const page = ranked.slice(query.offset, end);
+  const { start, end, hasMore, next } = pageOf(plan, ranked.length, query);
+  const page = ranked.slice(start, end);
   const details = await pageDetails(pool, page, query.clauses);
   const pageHits: StoredSearchHit[] = page.map((c, i) => ({
     connectionId: c.connection_id,
@@ -139,7 +147,8 @@ export async function search(
   }));
   const result: SearchResult = {
     hits: pageHits,
-    hasMore: ranked.length > end,
+    hasMore,
+    ...(hasMore ? { nextOffset: next } : {}),
     recall: plan.complete
       ? { complete: true, rankingScope: "all_matches" }
       : { complete: false, rankingScope: "candidate_window", matchedEstimate: plan.seen },

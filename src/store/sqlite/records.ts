@@ -207,6 +207,29 @@ function projectedChangeRows(
   return found.slice(0, want);
 }
 
+/** countRecords of each scope: the ones without a time range from one read of stream_counts. */
+export function countRecordsMany(db: SqliteDb, scopes: StreamScope[]): Record<string, number>[] {
+  const plain = scopes.filter((s) => !s.since && !s.until);
+  const live = new Map<string, number>();
+  if (plain.length > 0) {
+    const connections = [...new Set(plain.flatMap((s) => s.connectionIds))];
+    const rows = db
+      .stmt(
+        `SELECT connection_id AS id, stream, live AS n FROM stream_counts
+         WHERE connection_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(connections)) as { id: string; stream: string; n: number }[];
+    for (const row of rows) live.set(`${row.id}\u0000${row.stream}`, row.n);
+  }
+  return scopes.map((scope) =>
+    scope.since || scope.until
+      ? countRecords(db, scope)
+      : Object.fromEntries(
+          scope.connectionIds.map((id) => [id, live.get(`${id}\u0000${scope.stream.name}`) ?? 0]),
+        ),
+  );
+}
+
 export function countRecords(db: SqliteDb, scope: StreamScope): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const id of scope.connectionIds) counts[id] = 0;

@@ -18,6 +18,11 @@ interface Row {
   record_id: string;
   time: string | null;
   payload: string;
+  version: number;
+  emitted_at: string;
+  stamps: string | null;
+  base_version: number | null;
+  base_emitted_at: string | null;
 }
 
 export type ScoredDoc = CandidateDoc & { candidate: Candidate };
@@ -27,19 +32,32 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
   if (ids.length === 0) return [];
   const rows = db
     .stmt(
-      `SELECT id, connection_id, connector_key, stream, record_id, time, payload FROM records
+      `SELECT id, connection_id, connector_key, stream, record_id, time, payload,
+              version, emitted_at, stamps, base_version, base_emitted_at FROM records
        WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
     )
     .all(JSON.stringify(ids)) as Row[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scopeOf = scopeByConnection(scopes);
-  // A text's first chunk: its text_fields row's own text when stored inline (text-store.ts).
-  const chunk = db
-    .stmt(
-      `SELECT coalesce(f.text, (SELECT c.text FROM text_chunks c WHERE c.record_row = f.record_row AND c.path = f.path AND c.seq = 0))
-       FROM text_fields f WHERE f.record_row = ? AND f.path = ?`,
-    )
-    .pluck();
+  // First chunks of the candidates' text fields, in one statement (one per candidate cost more):
+  // a text's text_fields row holds it when it is one chunk (text-store.ts), else chunk 0 does.
+  const chunks = new Map<string, string>();
+  const textPaths = [...new Set(scopes.flatMap((s) => s.stream.text_fields ?? []))];
+  if (textPaths.length > 0) {
+    const rows = db
+      .stmt(
+        `SELECT f.record_row, f.path, coalesce(f.text, (SELECT c.text FROM text_chunks c
+           WHERE c.record_row = f.record_row AND c.path = f.path AND c.seq = 0)) AS text
+         FROM text_fields f
+         WHERE f.record_row IN (SELECT value FROM json_each(?)) AND f.path IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids), JSON.stringify(textPaths)) as {
+      record_row: number;
+      path: string;
+      text: string | null;
+    }[];
+    for (const r of rows) if (r.text !== null) chunks.set(`${r.record_row}\u0000${r.path}`, r.text);
+  }
   // Per scope: its stream's table and the granted columns in it.
   const layouts = new Map<StreamScope, { name: string; columns: Candidate["columns"] } | null>();
   const out: ScoredDoc[] = [];
@@ -56,12 +74,15 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
     const { columns } = layout;
     const payload = JSON.parse(row.payload) as Record<string, unknown>;
     const textFields = scope.stream.text_fields ?? [];
-    const fields = columns.map(({ field }) => ({
-      text: textFields.includes(field)
-        ? ((chunk.get(id, field) as string | undefined) ?? searchableText(getPath(payload, field)))
-        : searchableText(getPath(payload, field)),
-      weight: fieldWeight(scope.stream, field),
-    }));
+    const firstChunks = new Map<string, string>();
+    const fields = columns.map(({ field }) => {
+      const chunk = textFields.includes(field) ? chunks.get(`${id}\u0000${field}`) : undefined;
+      if (chunk !== undefined) firstChunks.set(field, chunk);
+      return {
+        text: chunk ?? searchableText(getPath(payload, field)),
+        weight: fieldWeight(scope.stream, field),
+      };
+    });
     out.push({
       id,
       fields,
@@ -77,6 +98,8 @@ export function candidateDocs(db: SqliteDb, scopes: StreamScope[], ids: number[]
         scope,
         table: layout.name,
         columns,
+        // What describing the hit reads again otherwise: the row, its payload and first chunks.
+        read: { row, payload, firstChunks },
       },
     });
   }

@@ -5,6 +5,7 @@ import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import { positiveClauses, type SearchClause } from "../../core/search-query.js";
 import { analyzeText } from "../../core/snippet.js";
+import { CHUNK_CHARS } from "../../core/text-chunks.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { observedStamp, type RecordRow } from "./materialize.js";
@@ -26,6 +27,8 @@ export interface Candidate {
   /** The stream's FTS table and the scope's granted search fields with their columns in it. */
   table: string;
   columns: { field: string; column: number }[];
+  /** The record as ranking read it (same snapshot): its row, parsed payload, first text chunks. */
+  read?: { row: HitRow; payload: Record<string, unknown>; firstChunks: Map<string, string> };
 }
 
 /**
@@ -71,8 +74,9 @@ function titleOf(db: SqliteDb, c: Candidate, payload: Record<string, unknown>): 
   return typeof value === "string" ? value : null;
 }
 
-type Analysis = ReturnType<typeof analyzeText>;
-const NO_SNIPPET: Analysis = { matches: true, snippet: () => null };
+/** A field's analysis, and where its text starts in the field (null: not the field's own text). */
+type Analysis = ReturnType<typeof analyzeText> & { offset: number | null };
+const NO_SNIPPET: Analysis = { matches: true, snippet: () => null, span: () => null, offset: null };
 
 /**
  * The field's text analysed for matching and snippets (tokenised once): the payload value, or
@@ -84,14 +88,20 @@ function matchedText(
   field: { name: string; payload: Record<string, unknown>; clauses: SearchClause[] },
 ): Analysis | null {
   if (!isChunked(c, field.name)) {
-    const text = displayText(getPath(field.payload, field.name));
+    const value = getPath(field.payload, field.name);
+    const text = displayText(value);
     const analysis = text === null ? null : analyzeText(text, field.clauses);
-    return analysis?.matches ? analysis : null;
+    // A list or number shown as text is not what a window of the field reads: no range for it.
+    return analysis?.matches ? { ...analysis, offset: typeof value === "string" ? 0 : null } : null;
   }
+  const first = c.read?.firstChunks.get(field.name);
+  const chunks =
+    first === undefined ? iterateChunks(db, c.id, field.name) : laterChunks(db, c.id, field.name, first);
   let scanned = 0;
-  for (const chunk of iterateChunks(db, c.id, field.name)) {
+  for (const chunk of chunks) {
     const analysis = analyzeText(chunk, field.clauses);
-    if (analysis.matches) return analysis;
+    // Chunks hold CHUNK_CHARS code points each, in order.
+    if (analysis.matches) return { ...analysis, offset: scanned * CHUNK_CHARS };
     if (++scanned >= MAX_SNIPPET_CHUNKS) break;
   }
   // Beyond the scan budget, ask the index whether a term occurs in this field at all.
@@ -105,7 +115,26 @@ function matchedText(
   return hit ? NO_SNIPPET : null;
 }
 
-type HitRow = Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at"> & {
+/** A text field's chunks given its first: the rest are read only when the first holds no match. */
+function* laterChunks(db: SqliteDb, recordRow: number, path: string, first: string): Generator<string> {
+  yield first;
+  const next = db
+    .stmt(
+      "SELECT text FROM text_chunks WHERE record_row = ? AND path = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+    )
+    .pluck();
+  // A few at a time: a caller that finds its match stops reading.
+  for (let seq = 1; seq < MAX_SNIPPET_CHUNKS; seq += 4) {
+    const batch = next.all(recordRow, path, seq, seq + 3) as string[];
+    yield* batch;
+    if (batch.length < 4) return;
+  }
+}
+
+export type HitRow = Pick<
+  RecordRow,
+  "version" | "emitted_at" | "stamps" | "base_version" | "base_emitted_at"
+> & {
   payload: string;
 };
 
@@ -115,12 +144,14 @@ type HitRow = Pick<RecordRow, "version" | "emitted_at" | "stamps" | "base_versio
  * in the search's own snapshot.
  */
 export function describeHit(db: SqliteDb, c: Candidate, clauses: SearchClause[]): StoredSearchHit {
-  const row = db
-    .stmt(
-      "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
-    )
-    .get(c.id) as HitRow;
-  const payload = JSON.parse(row.payload) as Record<string, unknown>;
+  const row =
+    c.read?.row ??
+    (db
+      .stmt(
+        "SELECT payload, version, emitted_at, stamps, base_version, base_emitted_at FROM records WHERE id = ?",
+      )
+      .get(c.id) as HitRow);
+  const payload = c.read?.payload ?? (JSON.parse(row.payload) as Record<string, unknown>);
   const texts = new Map<string, Analysis>();
   for (const { field } of c.columns) {
     const analysis = matchedText(db, c, { name: field, payload, clauses });
@@ -131,13 +162,18 @@ export function describeHit(db: SqliteDb, c: Candidate, clauses: SearchClause[])
   const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
   let snippet: StoredSearchHit["snippet"] = null;
   for (const name of ordered) {
-    const text = texts.get(name)?.snippet() ?? null;
-    if (text !== null) {
+    const analysis = texts.get(name);
+    const span = analysis?.span() ?? null;
+    const text = span?.text ?? null;
+    if (span !== null && text !== null) {
       const meta = isChunked(c, name) ? textMeta(db, c.id, name) : undefined;
       const whole = meta
         ? { sizeChars: meta.size_chars, digest: meta.digest }
         : windowMeta(getPath(payload, name));
-      if (whole) snippet = { field: name, text, ...whole };
+      const offset = analysis?.offset ?? null;
+      const range =
+        offset === null ? {} : { startChars: offset + span.startChars, endChars: offset + span.endChars };
+      if (whole) snippet = { field: name, text, ...whole, ...range };
       break;
     }
   }

@@ -9,8 +9,11 @@ import {
   type ClauseHits,
   displayScore,
   enumerateLimit,
+  offerFor,
+  pageOf,
   planCandidates,
   scoreCandidates,
+  windowOf,
 } from "../../core/search-ranking.js";
 import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
@@ -86,13 +89,16 @@ function scopeClauseHits(
     .stmt(`SELECT ${table}.rowid ${matches(true)} ORDER BY ${table}.rowid DESC LIMIT ?`)
     .pluck();
   const olderCount = db.stmt(`SELECT count(*) FROM (SELECT 1 ${matches(true)} LIMIT ?)`).pluck();
-  const window = query.rankWindow;
+  const window = offerFor(query.offset, query.rankWindow);
+  const limit1 = query.enumerate + 1;
   return positiveClauses(query.clauses).map((clause) => {
     const expr = clauseMatchExpr(clause, query.clauses, filter);
     const newest = newestIds.all(expr, ...where.params, window) as number[];
-    if (newest.length < window) return { ids: newest, count: newest.length };
+    // Counted up to limit + 1 whatever the window (a deeper page must see the same counts).
+    if (newest.length < window || window >= limit1)
+      return { ids: newest, count: Math.min(newest.length, limit1) };
     const last = BigInt(newest[newest.length - 1]);
-    const older = olderCount.get(expr, last, ...where.params, query.enumerate + 1 - window) as number;
+    const older = olderCount.get(expr, last, ...where.params, limit1 - window) as number;
     if (window + older > query.enumerate) return { ids: newest, count: window + older };
     const rest = olderIds.all(expr, last, ...where.params, older) as number[];
     return { ids: [...newest, ...rest], count: window + older };
@@ -120,17 +126,18 @@ function searchInSnapshot(db: SqliteDb, scopes: StreamScope[], query: SearchQuer
     });
   }
   const unmatched = positive.filter((_, i) => hits[i].count === 0).map((c) => c.text);
-  const plan = planCandidates(hits, query.rankWindow);
+  const plan = planCandidates(hits, query.rankWindow, windowOf(query.offset, query.rankWindow));
   const docs = candidateDocs(db, live, plan.ids);
   const scores = scoreCandidates(query.clauses, docs, plan);
   const ranked = docs.map((d, i) => ({ ...d.candidate, score: scores[i] })).sort(compareHits);
-  const end = query.offset + query.limit;
+  const { start, end, hasMore, next } = pageOf(plan, ranked.length, query);
   const page: StoredSearchHit[] = ranked
-    .slice(query.offset, end)
+    .slice(start, end)
     .map((c) => ({ ...describeHit(db, c, query.clauses), score: displayScore(c.score) }));
   return {
     hits: page,
-    hasMore: ranked.length > end,
+    hasMore,
+    ...(hasMore ? { nextOffset: next } : {}),
     recall: plan.complete
       ? { complete: true, rankingScope: "all_matches" }
       : { complete: false, rankingScope: "candidate_window", matchedEstimate: plan.seen },

@@ -29,7 +29,7 @@ import { applyPrepared, prepareBatch } from "./ingest.js";
 import { type PreparedOp, streamDefKey } from "./ingest-prepare.js";
 import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
-import { countRecords, getRecord, listChanges, listRecords } from "./records.js";
+import { countRecords, countRecordsMany, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
 import { getThrottle, updateThrottle } from "./throttles.js";
 import { readFieldWindow } from "./windows.js";
@@ -144,6 +144,9 @@ class SqliteStore implements Store {
   }
   async countRecords(scope: StreamScope) {
     return countRecords(this.db, scope);
+  }
+  async countRecordsMany(scopes: StreamScope[]) {
+    return countRecordsMany(this.db, scopes);
   }
   async getRecord(
     scope: StreamScope,

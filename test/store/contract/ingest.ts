@@ -98,6 +98,11 @@ export function ingestContract(backend: TestBackend): void {
       const expect = async (n: number) => {
         assert.deepEqual(await store.countRecords(counted), { [connC]: n });
         assert.deepEqual(await store.countRecords(ranged), { [connC]: n });
+        // The batched form answers the same, in order, for kept counts and ranged scopes alike.
+        assert.deepEqual(
+          await store.countRecordsMany([ranged, counted, { ...counted, connectionIds: [connA] }]),
+          [{ [connC]: n }, { [connC]: n }, await store.countRecords({ ...counted, connectionIds: [connA] })],
+        );
       };
       await expect(0);
       await store.applyBatch(

@@ -109,6 +109,9 @@ export function searchContract(backend: TestBackend): void {
         field: "body",
         text: "Message 0 talks about <mark>budget</mark> and piano.",
         ...whole("Message 0 talks about budget and piano."),
+        // The range of the field the snippet shows (issue 20 item 9): here all of it.
+        startChars: 0,
+        endChars: 39,
       });
       assert.equal(typeof m00.score, "number");
       const titleOnly = (await run("march", { scope: scopeOf(L, { fields: ["body"] }) })).hits;
@@ -123,6 +126,8 @@ export function searchContract(backend: TestBackend): void {
         field: "subject",
         text: "<mark>Invoice</mark> March",
         ...whole("Invoice March"),
+        startChars: 0,
+        endChars: 13,
       });
       const long = (await run("xylophone")).hits;
       assert.deepEqual(ids(long), ["long"]);
@@ -133,6 +138,11 @@ export function searchContract(backend: TestBackend): void {
         { sizeChars: long[0].snippet?.sizeChars, digest: long[0].snippet?.digest },
         whole(LONG_BODY),
       );
+      // Its range is in the whole field's code points: the snippet ends where the field does.
+      const cps = [...LONG_BODY];
+      assert.equal(long[0].snippet?.endChars, cps.length);
+      const start = long[0].snippet?.startChars ?? -1;
+      assert.ok(start > 0 && cps.slice(start).join("").includes("xylophone"));
     });
 
     test("a query matching only a hidden field returns nothing; snippets never show hidden fields", async () => {
@@ -215,8 +225,36 @@ export function searchContract(backend: TestBackend): void {
       assert.equal(beyond.recall.rankingScope, "candidate_window");
       assert.equal(beyond.recall.matchedEstimate, 30);
       assert.equal(beyond.hits.length, 5);
-      assert.equal(beyond.hasMore, false);
+      // Pages go on past the window: the next window ranks the next candidates.
+      assert.equal(beyond.hasMore, true);
+      assert.equal(beyond.nextOffset, 5);
       assert.equal(new Set(beyond.hits.map((h) => h.recordId)).size, 5);
+    });
+
+    test("paging past the candidate window reaches every match once, window by window", async () => {
+      const every = oracle(parseSearchQuery("message"));
+      assert.equal(every.length, 30);
+      // rankWindow 5: every match counted, ranked in 6 windows; rankWindow 1: the word is past
+      // the enumerate limit (20), so each window's offer of its newest matches grows.
+      for (const rankWindow of [5, 1]) {
+        const first = await run("message", { rankWindow });
+        const seen: StoredSearchHit[] = [];
+        let offset = 0;
+        for (let pages = 0; pages < 100; pages++) {
+          const page = await run("message", { rankWindow, limit: 3, offset });
+          seen.push(...page.hits);
+          assert.equal(page.recall.rankingScope, "candidate_window");
+          if (!page.hasMore) break;
+          offset = page.nextOffset ?? offset + page.hits.length;
+        }
+        assert.deepEqual(seen.slice(0, rankWindow), first.hits, `rankWindow ${rankWindow}: first window`);
+        assert.deepEqual(ids(seen), every, `rankWindow ${rankWindow}: every match once`);
+        // Within a window, score order.
+        for (let i = 1; i < seen.length; i++) {
+          if (Math.floor(i / rankWindow) === Math.floor((i - 1) / rankWindow))
+            assert.ok(seen[i - 1].score >= seen[i].score);
+        }
+      }
     });
 
     test("deleted and replaced text is no longer found", async () => {
