@@ -3,6 +3,7 @@
 // (core/search-analysis.ts), so stemmed and diacritic-folded forms are highlighted too.
 import { type AnalyzedToken, analyzeTokens, foldWord } from "./search-analysis.js";
 import { type ClauseMatch, positiveClauses, type SearchClause, termMatches } from "./search-query.js";
+import { codePointLength } from "./text-chunks.js";
 
 const ELLIPSIS = "…";
 
@@ -104,13 +105,33 @@ export function buildSnippet(
   return analyzeText(text, clauses).snippet(options);
 }
 
-const NO_MATCH = { matches: false, snippet: () => null };
+/** A snippet and the code points [startChars, endChars) of `text` it shows. */
+export interface SnippetSpan {
+  text: string;
+  startChars: number;
+  endChars: number;
+}
+
+/** buildSnippet with the range of `text` it shows (the ladder's preview start/end). */
+export function buildSnippetSpan(
+  text: string,
+  clauses: SearchClause[],
+  options: { maxChars?: number } = {},
+): SnippetSpan | null {
+  return analyzeText(text, clauses).span(options);
+}
+
+const NO_MATCH = { matches: false, snippet: () => null, span: () => null };
 
 /** A text tokenised once for a clause set: whether any positive clause occurs, and its snippet on demand. */
 export function analyzeText(
   text: string,
   clauses: SearchClause[],
-): { matches: boolean; snippet: (options?: { maxChars?: number }) => string | null } {
+): {
+  matches: boolean;
+  snippet: (options?: { maxChars?: number }) => string | null;
+  span: (options?: { maxChars?: number }) => SnippetSpan | null;
+} {
   const matches = positiveMatches(clauses);
   const folded = foldWord(text);
   if (!matches.some((m) => mayOccur(folded, m))) return NO_MATCH;
@@ -118,14 +139,16 @@ export function analyzeText(
   const matched = matchedTokenIndexes(tokens, matches);
   return {
     matches: matched.size > 0,
-    snippet: (options = {}) => snippetOf(text, { tokens, matched, maxChars: options.maxChars ?? 240 }),
+    snippet: (options = {}) =>
+      snippetOf(text, { tokens, matched, maxChars: options.maxChars ?? 240 })?.text ?? null,
+    span: (options = {}) => snippetOf(text, { tokens, matched, maxChars: options.maxChars ?? 240 }),
   };
 }
 
 function snippetOf(
   text: string,
   analysis: { tokens: Token[]; matched: Set<number>; maxChars: number },
-): string | null {
+): SnippetSpan | null {
   const { tokens, matched, maxChars } = analysis;
   if (matched.size === 0) return null;
   const first = tokens[Math.min(...matched)];
@@ -144,5 +167,7 @@ function snippetOf(
   });
   out += plain(cursor, e);
   if (e < text.length) out += ELLIPSIS;
-  return out.trim() === "" ? null : out;
+  if (out.trim() === "") return null;
+  const startChars = codePointLength(text.slice(0, s));
+  return { text: out, startChars, endChars: startChars + codePointLength(text.slice(s, e)) };
 }

@@ -65,8 +65,18 @@ export interface SearchHit {
   id: string; // self-contained id, ready for fetch
   title: string;
   time: string | null;
-  /** size_chars/digest of the whole field: only with the pdpp extension snippet_meta=true. */
-  snippet: { field: string; text: string; size_chars?: number; digest?: string } | null;
+  /**
+   * size_chars/digest of the whole field, and start_chars/end_chars of the range the snippet shows
+   * (when known): only with the pdpp extension snippet_meta=true.
+   */
+  snippet: {
+    field: string;
+    text: string;
+    size_chars?: number;
+    digest?: string;
+    start_chars?: number;
+    end_chars?: number;
+  } | null;
   matched_fields: string[];
   score: number;
 }

@@ -198,7 +198,15 @@ export interface StoredSearchHit {
    * Balanced <mark>…</mark>, granted fields only; with the whole field's size and digest as its
    * field window reports them (read with the hit, for the MCP content ladder).
    */
-  snippet: { field: string; text: string; sizeChars: number; digest: string } | null;
+  snippet: {
+    field: string;
+    text: string;
+    sizeChars: number;
+    digest: string;
+    /** The code points [start, end) of the field the snippet shows, when its text is the field's own. */
+    startChars?: number;
+    endChars?: number;
+  } | null;
   matchedFields: string[]; // granted fields only
   score: number; // higher is better
 }

@@ -47,7 +47,8 @@ export function documentTitle(
   const titleField = stream?.title_field;
   const value = titleField ? record.data[titleField] : undefined;
   if (typeof value === "string" && value.trim().length > 0) return boundTitle(value);
-  const when = narrowed ? record.record_id : (record.time ?? record.emitted_at);
+  // Without a visible time the instant shown is the import time, and the title says so.
+  const when = narrowed ? record.record_id : (record.time ?? `imported ${record.emitted_at}`);
   return boundTitle(`${record.display_name} · ${record.stream} · ${when}`);
 }
 

@@ -10,7 +10,8 @@ export interface LadderEntry {
   stream: string;
   record_id: string;
   field: { path: string; type: string; mime_type?: string; text_like: boolean; size_chars?: number };
-  preview: { status: PreviewStatus; start_chars: number; end_chars: number };
+  /** start/end: the code points of the field the preview shows (absent when not a range of it). */
+  preview: { status: PreviewStatus; start_chars?: number; end_chars?: number };
   /** Absent only for binary fields: their bytes have no window (Tier 4: metadata and a handle). */
   continue?: { tool: "read_record_field"; args: Record<string, string | number> };
   resource_uri: string;
@@ -67,10 +68,21 @@ export function truncatedEntry(
   return entry;
 }
 
-/** An entry for a search snippet: the continuation is a q-centred window around the match. */
+/**
+ * An entry for a search snippet: the continuation is a q-centred window around the match. The
+ * preview range is the part of the field the snippet shows, when the RS knows it (a list or number
+ * shown as text has none); never a made-up 0/0.
+ */
 export function snippetEntry(
   record: LadderSource,
-  field: { path: string; q: string; sizeChars?: number; digest?: string },
+  field: {
+    path: string;
+    q: string;
+    sizeChars?: number;
+    digest?: string;
+    mimeType?: string;
+    range?: { start: number; end: number };
+  },
 ): LadderEntry {
   const entry: LadderEntry = {
     id: record.id,
@@ -83,7 +95,10 @@ export function snippetEntry(
       text_like: true,
       ...(field.sizeChars !== undefined ? { size_chars: field.sizeChars } : {}),
     },
-    preview: { status: "snippet_only", start_chars: 0, end_chars: 0 },
+    preview: {
+      status: "snippet_only",
+      ...(field.range ? { start_chars: field.range.start, end_chars: field.range.end } : {}),
+    },
     continue: { tool: "read_record_field", args: { id: record.id, field_path: field.path, q: field.q } },
     resource_uri: windowUri({
       c: record.connection_id,
@@ -94,6 +109,7 @@ export function snippetEntry(
     }),
   };
   if (field.digest) entry.digest = field.digest;
+  if (field.mimeType) entry.field.mime_type = field.mimeType;
   return entry;
 }
 

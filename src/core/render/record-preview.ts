@@ -16,6 +16,14 @@ export function binaryFieldsOf(row: SchemaStream | undefined): BinaryFields {
   return out;
 }
 
+/** Declared MIME types (contentMediaType) of a stream row's non-binary fields, by path. */
+export function mimeTypesOf(row: SchemaStream | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, caps] of Object.entries(row?.fields ?? {}))
+    if (!caps.binary && caps.mime_type) out.set(path, caps.mime_type);
+  return out;
+}
+
 export interface BinaryField {
   path: string;
   sizeChars: number;
@@ -170,7 +178,7 @@ const IDENTITY_KEYS = ["object", "id", "stream", "record_id", "connection_id", "
  */
 export function previewRecord(
   record: WireRecord,
-  options: { maxChars: number; narrowed: boolean; binary?: BinaryFields },
+  options: { maxChars: number; narrowed: boolean; binary?: BinaryFields; mimeTypes?: Map<string, string> },
 ): { record: Record<string, unknown>; ladder: LadderEntry[] } {
   const { data, cut, binary } = cutPayload(record.data, options.maxChars, {
     previews: record.field_previews,
@@ -192,7 +200,12 @@ export function previewRecord(
         sizeChars: c.sizeChars,
         shown: c.shown,
         digest: c.digest,
-        ...(c.json ? { type: c.json, textLike: false, mimeType: "application/json" } : {}),
+        // A text preview carries its field's declared MIME type, as read_record_field reports it.
+        ...(c.json
+          ? { type: c.json, textLike: false, mimeType: "application/json" }
+          : options.mimeTypes?.has(c.path)
+            ? { mimeType: options.mimeTypes.get(c.path) }
+            : {}),
       }),
     ),
     ...binary.map((b) => binaryEntry(record, b)),

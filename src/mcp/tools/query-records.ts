@@ -5,7 +5,12 @@ import { isFieldPath } from "../../core/ids.js";
 import { jsonChars, MAX_RESULT_CHARS, PREVIEW_LADDER, TEXT_RECORDS_SHOWN } from "../../core/render/budget.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import type { LadderEntry } from "../../core/render/ladder.js";
-import { type BinaryFields, binaryFieldsOf, previewRecord } from "../../core/render/record-preview.js";
+import {
+  type BinaryFields,
+  binaryFieldsOf,
+  mimeTypesOf,
+  previewRecord,
+} from "../../core/render/record-preview.js";
 import { checkConnectionArg } from "../../core/render/record-ref.js";
 import { renderRecordsText } from "../../core/render/records-text.js";
 import type { ListEnvelope, WireRecord } from "../../core/wire.js";
@@ -33,16 +38,23 @@ const ladderItem = z.looseObject({
   continue: z.looseObject({}).optional(),
 });
 
-/** Binary fields per connector of the stream (cached schema rows); none when the page is empty. */
-async function binaryLookup(
+interface FieldLookups {
+  binaryFor: (r: WireRecord) => BinaryFields | undefined;
+  /** Declared MIME types of the record's other fields (e.g. text/plain), for ladder entries. */
+  mimeFor: (r: WireRecord) => Map<string, string> | undefined;
+}
+
+/** Binary fields and MIME types per connector of the stream (cached schema rows); none for an empty page. */
+async function fieldLookups(
   deps: ToolDeps,
   stream: string,
   page: ListEnvelope<WireRecord>,
-): Promise<(r: WireRecord) => BinaryFields | undefined> {
-  if (page.data.length === 0) return () => undefined;
+): Promise<FieldLookups> {
+  if (page.data.length === 0) return { binaryFor: () => undefined, mimeFor: () => undefined };
   const rows = await deps.schemas.rows(deps.rs, { tool: "query_records", stream });
-  const byConnector = new Map([...rows].map(([key, row]) => [key, binaryFieldsOf(row)]));
-  return (r) => byConnector.get(r.connector_key);
+  const binary = new Map([...rows].map(([key, row]) => [key, binaryFieldsOf(row)]));
+  const mime = new Map([...rows].map(([key, row]) => [key, mimeTypesOf(row)]));
+  return { binaryFor: (r) => binary.get(r.connector_key), mimeFor: (r) => mime.get(r.connector_key) };
 }
 
 export const queryRecordsTool = defineTool({
@@ -92,16 +104,18 @@ export const queryRecordsTool = defineTool({
         ["preview_chars", String(Math.max(PREVIEW_CHARS_MIN, previewChars))],
         ["limit", String(limit)],
       ]);
-      const binaryFor = await binaryLookup(deps, stream, envelope);
+      const { binaryFor, mimeFor } = await fieldLookups(deps, stream, envelope);
       const fitted = fitPage(envelope, {
         previewChars,
         narrowed: fields !== undefined,
         reduced: limit < asked ? limit : undefined,
         binaryFor,
+        mimeFor,
       });
       if (fitted || limit === 1) {
         const result =
-          fitted ?? oversizedPage(envelope, { narrowed: fields !== undefined, reduced: limit, binaryFor });
+          fitted ??
+          oversizedPage(envelope, { narrowed: fields !== undefined, reduced: limit, binaryFor, mimeFor });
         const text = renderRecordsText(envelope, {
           stream,
           narrowed: fields !== undefined,
@@ -133,6 +147,7 @@ interface PageOptions {
   narrowed: boolean;
   reduced?: number;
   binaryFor: (r: WireRecord) => BinaryFields | undefined;
+  mimeFor?: (r: WireRecord) => Map<string, string> | undefined;
 }
 
 function buildStructured(
@@ -145,6 +160,7 @@ function buildStructured(
       maxChars: options.maxChars,
       narrowed: options.narrowed,
       binary: options.binaryFor(r),
+      mimeTypes: options.mimeFor?.(r),
     });
     ladder.push(...p.ladder);
     return p.record;

@@ -5,6 +5,7 @@ import { boundTitle, jsonChars, MAX_RESULT_CHARS } from "../../core/render/budge
 import { recordUrl } from "../../core/render/fetch-doc.js";
 import { checkFilter, filterParams } from "../../core/render/filter.js";
 import { type LadderEntry, snippetEntry } from "../../core/render/ladder.js";
+import { mimeTypesOf } from "../../core/render/record-preview.js";
 import { checkConnectionArg, wrapHitId } from "../../core/render/record-ref.js";
 import { renderSearchText, type SearchResultRow } from "../../core/render/search-text.js";
 import type { ListEnvelope, SearchHit } from "../../core/wire.js";
@@ -62,7 +63,27 @@ function toRow(hit: SearchHit, deps: ToolDeps): SearchResultRow {
   };
 }
 
-function build(envelope: ListEnvelope<SearchHit>, deps: ToolDeps, reduced?: number) {
+/** Declared MIME types of the snippet fields' streams, per `connector_key:stream` (cached schema rows). */
+async function snippetMimeTypes(
+  envelope: ListEnvelope<SearchHit>,
+  deps: ToolDeps,
+): Promise<Map<string, Map<string, string>>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const hit of envelope.data) {
+    const key = `${hit.connector_key}:${hit.stream}`;
+    if (!hit.snippet || out.has(key)) continue;
+    const rows = await deps.schemas.rows(deps.rs, { tool: "search", stream: key });
+    out.set(key, mimeTypesOf(rows.get(hit.connector_key)));
+  }
+  return out;
+}
+
+function build(
+  envelope: ListEnvelope<SearchHit>,
+  deps: ToolDeps,
+  options: { reduced?: number; mimeTypes: Map<string, Map<string, string>> },
+) {
+  const reduced = options.reduced;
   const rows = envelope.data.map((hit) => toRow(hit, deps));
   const ladder: LadderEntry[] = [];
   for (const [i, hit] of envelope.data.entries()) {
@@ -76,6 +97,10 @@ function build(envelope: ListEnvelope<SearchHit>, deps: ToolDeps, reduced?: numb
             q: mark[1],
             sizeChars: hit.snippet.size_chars,
             digest: hit.snippet.digest,
+            mimeType: options.mimeTypes.get(`${hit.connector_key}:${hit.stream}`)?.get(hit.snippet.field),
+            ...(hit.snippet.start_chars !== undefined && hit.snippet.end_chars !== undefined
+              ? { range: { start: hit.snippet.start_chars, end: hit.snippet.end_chars } }
+              : {}),
           },
         ),
       );
@@ -131,7 +156,8 @@ export const searchTool = defineTool({
       for (;;) {
         const envelope = await rsApi.search(deps.rs, "search", [...base, ["limit", String(limit)]], slot);
         const reduced = limit < asked ? limit : undefined;
-        const { rows, structured } = build(envelope, deps, reduced);
+        const mimeTypes = await snippetMimeTypes(envelope, deps);
+        const { rows, structured } = build(envelope, deps, { reduced, mimeTypes });
         if (jsonChars(structured) <= MAX_RESULT_CHARS - 200 || limit === 1) {
           const text = renderSearchText(envelope, rows, { reducedLimit: reduced });
           return { content: [{ type: "text", text }], structuredContent: structured };

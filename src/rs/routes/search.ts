@@ -15,10 +15,13 @@
 //   bearer; paging stops at 10,000 hits (has_more false past it).
 // - `meta.recall` is exactly `{complete:true, ranking_scope:"all_matches"}` or `{complete:false,
 //   ranking_scope:"candidate_window", candidate_window_limit, matched_estimate?}`.
-// - A hit's `title` is the granted title_field, else `{display_name} · {stream} · {time}`: never
-//   the snippet. `id` (self-contained `{connection_id}/{stream}:{record_id}`) is added for fetch.
+// - A hit's `title` is the granted title_field, else `{display_name} · {stream} · {time}`, or
+//   `… · imported {emitted_at}` when no time is visible (issue 20 item 9): never the snippet.
+//   `id` (self-contained `{connection_id}/{stream}:{record_id}`) is added for fetch.
 // - pdpp extension `snippet_meta=true` (the MCP adapter's, for its content ladder): each snippet
-//   also carries `size_chars` and `digest` of its whole field, as read_record_field reports them.
+//   also carries `size_chars` and `digest` of its whole field, as read_record_field reports them,
+//   and `start_chars`/`end_chars`, the code points of the field the snippet shows (when the field
+//   is text: not for a list or number shown as text).
 //   The store reads them with the hit (no second lookup per hit; it was ~1 CPU-ms a search at 1M).
 import type { Hono } from "hono";
 import { fingerprint, malformedCursor, openBoundCursor, signCursor } from "../../core/cursor.js";
@@ -62,12 +65,21 @@ function toHit(
     record_id: hit.recordId,
     id: formatRecordRef(hit.connectionId, hit.stream, hit.recordId),
     // Never the snippet: a title must identify the record, not repeat the match.
-    title: hit.title ?? `${display} · ${hit.stream} · ${time ?? hit.emittedAt}`,
+    // Without a visible time, the fallback says its instant is the import time, not the record's.
+    title: hit.title ?? `${display} · ${hit.stream} · ${time ?? `imported ${hit.emittedAt}`}`,
     time,
     snippet: hit.snippet && {
       field: hit.snippet.field,
       text: hit.snippet.text,
-      ...(options.snippetMeta ? { size_chars: hit.snippet.sizeChars, digest: hit.snippet.digest } : {}),
+      ...(options.snippetMeta
+        ? {
+            size_chars: hit.snippet.sizeChars,
+            digest: hit.snippet.digest,
+            ...(hit.snippet.startChars !== undefined && hit.snippet.endChars !== undefined
+              ? { start_chars: hit.snippet.startChars, end_chars: hit.snippet.endChars }
+              : {}),
+          }
+        : {}),
     },
     matched_fields: hit.matchedFields,
     score: hit.score,

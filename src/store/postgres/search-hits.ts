@@ -5,7 +5,7 @@ import { windowMeta } from "../../core/canonical-json.js";
 import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import { positiveClauses, type SearchClause } from "../../core/search-query.js";
-import { buildSnippet } from "../../core/snippet.js";
+import { buildSnippetSpan, type SnippetSpan } from "../../core/snippet.js";
 import { CHUNK_CHARS } from "../../core/text-chunks.js";
 import type { StoredSearchHit } from "../store.js";
 import type { Queryable } from "./pool.js";
@@ -41,13 +41,16 @@ function displayText(value: unknown): string | null {
 
 /** A snippet from chunks after the first (the first chunk is tried from the batch read). */
 async function laterChunkSnippet(db: Queryable, ref: { rid: string; path: string }, clauses: SearchClause[]) {
-  const { rows } = await db.query<{ body: string }>(
-    "SELECT body FROM text_chunks WHERE rid = $1 AND path = $2 AND seq >= 1 AND seq < $3 ORDER BY seq",
+  const { rows } = await db.query<{ seq: number; body: string }>(
+    "SELECT seq, body FROM text_chunks WHERE rid = $1 AND path = $2 AND seq >= 1 AND seq < $3 ORDER BY seq",
     [ref.rid, ref.path, MAX_SNIPPET_CHUNKS],
   );
   for (const row of rows) {
-    const snippet = buildSnippet(row.body, clauses);
-    if (snippet !== null) return snippet;
+    const span = buildSnippetSpan(row.body, clauses);
+    // Chunk `seq` starts at code point seq × CHUNK_CHARS of the field.
+    const offset = Number(row.seq) * CHUNK_CHARS;
+    if (span !== null)
+      return { ...span, startChars: offset + span.startChars, endChars: offset + span.endChars };
   }
   return null;
 }
@@ -127,23 +130,27 @@ async function describeHits(
     const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
     let snippet: HitDetails["snippet"] = null;
     for (const field of ordered) {
-      let text: string | null;
+      let text: SnippetSpan | { text: string; startChars?: undefined; endChars?: undefined } | null;
       // The whole field's size and digest, as its field window reports them.
       let whole: { sizeChars: number; digest: string } | null;
       if ((scope.stream.text_fields ?? []).includes(field)) {
         const first = texts.get(c.rid)?.get(field);
         whole = first ? { sizeChars: first.sizeChars, digest: first.digest } : null;
-        text = first ? buildSnippet(first.text, clauses) : null;
+        text = first ? buildSnippetSpan(first.text, clauses) : null;
         if (text === null && first && first.sizeChars > CHUNK_CHARS)
           text = await laterChunkSnippet(db, { rid: c.rid, path: field }, clauses);
       } else {
         const value = getPath(row.payload, field);
         whole = windowMeta(value);
         const display = displayText(value);
-        text = display === null ? null : buildSnippet(display, clauses);
+        const span = display === null ? null : buildSnippetSpan(display, clauses);
+        // A list or number shown as text is not what a window of the field reads: no range for it.
+        text = span && typeof value !== "string" ? { text: span.text } : span;
       }
       if (text !== null) {
-        if (whole) snippet = { field, text, ...whole };
+        const range =
+          text.startChars === undefined ? {} : { startChars: text.startChars, endChars: text.endChars };
+        if (whole) snippet = { field, text: text.text, ...whole, ...range };
         break;
       }
     }

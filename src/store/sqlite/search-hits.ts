@@ -5,6 +5,7 @@ import type { StreamScope } from "../../core/grant.js";
 import { getPath, isPathGranted } from "../../core/projection.js";
 import { positiveClauses, type SearchClause } from "../../core/search-query.js";
 import { analyzeText } from "../../core/snippet.js";
+import { CHUNK_CHARS } from "../../core/text-chunks.js";
 import type { StoredSearchHit } from "../store.js";
 import type { SqliteDb } from "./db.js";
 import { observedStamp, type RecordRow } from "./materialize.js";
@@ -73,8 +74,9 @@ function titleOf(db: SqliteDb, c: Candidate, payload: Record<string, unknown>): 
   return typeof value === "string" ? value : null;
 }
 
-type Analysis = ReturnType<typeof analyzeText>;
-const NO_SNIPPET: Analysis = { matches: true, snippet: () => null };
+/** A field's analysis, and where its text starts in the field (null: not the field's own text). */
+type Analysis = ReturnType<typeof analyzeText> & { offset: number | null };
+const NO_SNIPPET: Analysis = { matches: true, snippet: () => null, span: () => null, offset: null };
 
 /**
  * The field's text analysed for matching and snippets (tokenised once): the payload value, or
@@ -86,9 +88,11 @@ function matchedText(
   field: { name: string; payload: Record<string, unknown>; clauses: SearchClause[] },
 ): Analysis | null {
   if (!isChunked(c, field.name)) {
-    const text = displayText(getPath(field.payload, field.name));
+    const value = getPath(field.payload, field.name);
+    const text = displayText(value);
     const analysis = text === null ? null : analyzeText(text, field.clauses);
-    return analysis?.matches ? analysis : null;
+    // A list or number shown as text is not what a window of the field reads: no range for it.
+    return analysis?.matches ? { ...analysis, offset: typeof value === "string" ? 0 : null } : null;
   }
   const first = c.read?.firstChunks.get(field.name);
   const chunks =
@@ -96,7 +100,8 @@ function matchedText(
   let scanned = 0;
   for (const chunk of chunks) {
     const analysis = analyzeText(chunk, field.clauses);
-    if (analysis.matches) return analysis;
+    // Chunks hold CHUNK_CHARS code points each, in order.
+    if (analysis.matches) return { ...analysis, offset: scanned * CHUNK_CHARS };
     if (++scanned >= MAX_SNIPPET_CHUNKS) break;
   }
   // Beyond the scan budget, ask the index whether a term occurs in this field at all.
@@ -157,13 +162,18 @@ export function describeHit(db: SqliteDb, c: Candidate, clauses: SearchClause[])
   const ordered = [...matched.filter((f) => f !== titleField), ...matched.filter((f) => f === titleField)];
   let snippet: StoredSearchHit["snippet"] = null;
   for (const name of ordered) {
-    const text = texts.get(name)?.snippet() ?? null;
-    if (text !== null) {
+    const analysis = texts.get(name);
+    const span = analysis?.span() ?? null;
+    const text = span?.text ?? null;
+    if (span !== null && text !== null) {
       const meta = isChunked(c, name) ? textMeta(db, c.id, name) : undefined;
       const whole = meta
         ? { sizeChars: meta.size_chars, digest: meta.digest }
         : windowMeta(getPath(payload, name));
-      if (whole) snippet = { field: name, text, ...whole };
+      const offset = analysis?.offset ?? null;
+      const range =
+        offset === null ? {} : { startChars: offset + span.startChars, endChars: offset + span.endChars };
+      if (whole) snippet = { field: name, text, ...whole, ...range };
       break;
     }
   }

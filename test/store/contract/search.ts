@@ -109,6 +109,9 @@ export function searchContract(backend: TestBackend): void {
         field: "body",
         text: "Message 0 talks about <mark>budget</mark> and piano.",
         ...whole("Message 0 talks about budget and piano."),
+        // The range of the field the snippet shows (issue 20 item 9): here all of it.
+        startChars: 0,
+        endChars: 39,
       });
       assert.equal(typeof m00.score, "number");
       const titleOnly = (await run("march", { scope: scopeOf(L, { fields: ["body"] }) })).hits;
@@ -123,6 +126,8 @@ export function searchContract(backend: TestBackend): void {
         field: "subject",
         text: "<mark>Invoice</mark> March",
         ...whole("Invoice March"),
+        startChars: 0,
+        endChars: 13,
       });
       const long = (await run("xylophone")).hits;
       assert.deepEqual(ids(long), ["long"]);
@@ -133,6 +138,11 @@ export function searchContract(backend: TestBackend): void {
         { sizeChars: long[0].snippet?.sizeChars, digest: long[0].snippet?.digest },
         whole(LONG_BODY),
       );
+      // Its range is in the whole field's code points: the snippet ends where the field does.
+      const cps = [...LONG_BODY];
+      assert.equal(long[0].snippet?.endChars, cps.length);
+      const start = long[0].snippet?.startChars ?? -1;
+      assert.ok(start > 0 && cps.slice(start).join("").includes("xylophone"));
     });
 
     test("a query matching only a hidden field returns nothing; snippets never show hidden fields", async () => {
