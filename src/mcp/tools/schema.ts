@@ -81,20 +81,29 @@ export const schemaTool = defineTool({
       if (whole) {
         let text = renderSchemaStream(whole.doc, stream);
         if (whole.clipped) text += "\n(field descriptions shortened to fit the result budget)";
-        if (text.length <= MAX_RESULT_CHARS - 200) return result(text, whole.doc);
+        if (text.length <= MAX_RESULT_CHARS - 200) return result(text, whole.doc, request);
       }
     }
     return fieldsResult(clipDescriptions(answer, PAGED_DESCRIPTION_CHARS), { request, cursor });
   },
 });
 
-function result(text: string, doc: SchemaAnswer): ToolResult {
+/**
+ * The result, or (only for a connector of hundreds of connections, whose own lines outgrow a
+ * page) limit_exceeded naming the narrowing steps the call has not taken yet.
+ */
+function result(text: string, doc: SchemaAnswer, request?: FieldsRequest): ToolResult {
   if (jsonChars({ data: doc }) > MAX_RESULT_CHARS - 200 || text.length > MAX_RESULT_CHARS) {
-    // Pages are sized below the cap; only a stream on hundreds of connections could get here.
+    const steps: string[] = [];
+    if (request === undefined) steps.push("call schema(stream) for the streams you need");
+    else {
+      if (!request.connectionId) steps.push("pass connection_id");
+      if (!request.stream.includes(":")) steps.push("qualify the stream as connector_key:stream");
+    }
     throw new PdppError(
       "limit_exceeded",
-      "this schema answer does not fit one result even paged; narrow it with connection_id or a connector-qualified stream.",
-      { param: "stream" },
+      `this schema answer does not fit one result even paged${steps.length > 0 ? `; ${steps.join(", or ")}` : ""}.`,
+      { param: request?.connectionId ? "stream" : request ? "connection_id" : "stream" },
     );
   }
   return { content: [{ type: "text", text }], structuredContent: { data: doc } };
@@ -130,5 +139,5 @@ function fieldsResult(
     has_more: page.nextCursor !== null,
     next_cursor: page.nextCursor,
   };
-  return result(text, data);
+  return result(text, data, request);
 }
