@@ -1,6 +1,7 @@
 // Read the MCP servers an agent client is configured with: Claude Desktop / Cursor / Gemini CLI
 // JSON (`mcpServers`, VS Code `servers`), Claude Code's ~/.claude.json (user and per-project
-// `mcpServers`) or Codex TOML (`[mcp_servers.<name>]`, under $CODEX_HOME).
+// `mcpServers`), opencode's opencode.json (`mcp.<name>`, local or remote) or Codex TOML
+// (`[mcp_servers.<name>]`, under $CODEX_HOME).
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { extname, join } from "node:path";
@@ -36,6 +37,7 @@ export function defaultConfigPaths(home = homedir(), env: NodeJS.ProcessEnv = pr
     join(home, ".claude.json"),
     join(home, ".cursor", "mcp.json"),
     join(home, ".gemini", "settings.json"),
+    join(home, ".config", "opencode", "opencode.json"),
   ];
 }
 
@@ -54,8 +56,18 @@ export function parseJsonConfig(path: string, text: string): ClientConfig {
     throw new PdppError("invalid_request", `${path} is not valid JSON: ${(error as Error).message}.`);
   }
   const root = asObject(parsed);
-  const table = { ...(asObject(root?.mcpServers) ?? asObject(root?.servers) ?? {}), ...projectServers(root) };
-  if (Object.keys(table).length === 0 && !asObject(root?.mcpServers) && !asObject(root?.servers)) {
+  const opencode = asObject(root?.mcp);
+  const table = {
+    ...(asObject(root?.mcpServers) ?? asObject(root?.servers) ?? {}),
+    ...projectServers(root),
+    ...(opencode ? opencodeServers(opencode) : {}),
+  };
+  if (
+    Object.keys(table).length === 0 &&
+    !asObject(root?.mcpServers) &&
+    !asObject(root?.servers) &&
+    !opencode
+  ) {
     throw new PdppError("invalid_request", `${path} has no "mcpServers" object.`);
   }
   return collectServers({ path, format: "json", table });
@@ -71,6 +83,25 @@ function projectServers(root: Record<string, unknown> | null): Record<string, un
     for (const [name, entry] of Object.entries(asObject(asObject(project)?.mcpServers) ?? {})) {
       out[`${name}@${dir}`] = entry;
     }
+  }
+  return out;
+}
+
+/**
+ * opencode keeps servers under `mcp.<name>`: `{type: "local", command: [cmd, ...args],
+ * environment}` or `{type: "remote", url, headers}`, `enabled: false` to turn one off. Each entry
+ * is put in the common shape (command and args apart, env).
+ */
+function opencodeServers(table: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(table)) {
+    const entry = asObject(raw);
+    if (!entry || !Array.isArray(entry.command)) {
+      out[name] = raw;
+      continue;
+    }
+    const [command, ...args] = entry.command.map(String);
+    out[name] = { ...entry, command, args, env: entry.environment };
   }
   return out;
 }

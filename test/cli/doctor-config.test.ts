@@ -1,6 +1,7 @@
 // `pdpp doctor` config reading (Claude Desktop JSON, Codex TOML) and tool-name analysis.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { clientSetupSnippets } from "../../src/cli/client-setup.js";
 import { duplicateServers } from "../../src/cli/commands/doctor.js";
 import {
   type ConfiguredServer,
@@ -51,6 +52,37 @@ describe("doctor config parsing", () => {
     assert.ok(!paths.includes("/home/me/.codex/config.toml"));
     assert.ok(paths.includes("/home/me/.claude.json"));
     assert.ok(defaultConfigPaths("/home/me", {}).includes("/home/me/.codex/config.toml"));
+  });
+
+  it("reads opencode.json as setup prints it (local and remote), at its default path", () => {
+    const snippets = clientSetupSnippets({
+      node: "/usr/bin/node",
+      bin: "/opt/pdpp/bin/pdpp.js",
+      home: "/home/me/.pdpp",
+      token: "pdpp_ct_x",
+      mcpUrl: "http://127.0.0.1:7662/mcp",
+    });
+    const text = (title: string) => snippets.find((s) => s.title === title)?.text ?? "";
+    const local = parseJsonConfig("opencode.json", text("opencode"));
+    assert.equal(local.servers.length, 1);
+    const [server] = local.servers;
+    assert.equal(server.transport, "stdio");
+    assert.ok(server.transport === "stdio" && server.command === "/usr/bin/node");
+    assert.ok(server.transport === "stdio" && server.args.includes("mcp"));
+    assert.ok(server.transport === "stdio" && server.env.PDPP_TOKEN === "pdpp_ct_x");
+    const remote = parseJsonConfig("opencode.json", text("opencode (hosted)"));
+    assert.deepEqual(remote.servers[0], {
+      name: remote.servers[0].name,
+      transport: "http",
+      url: "http://127.0.0.1:7662/mcp",
+      headers: { Authorization: "Bearer pdpp_ct_x" },
+    });
+    const off = parseJsonConfig(
+      "o.json",
+      JSON.stringify({ mcp: { p: { type: "local", command: ["x"], enabled: false } } }),
+    );
+    assert.deepEqual(off.skipped, [{ name: "p", reason: "disabled" }]);
+    assert.ok(defaultConfigPaths("/home/me", {}).includes("/home/me/.config/opencode/opencode.json"));
   });
 
   it("reads Claude Desktop mcpServers: stdio, http, and skips what it cannot use", () => {
