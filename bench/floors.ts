@@ -35,7 +35,7 @@ export function sqliteReadFloors(path: string): ReadFloors {
      ORDER BY r.time DESC, r.connection_id DESC, r.record_id DESC LIMIT 26`,
   );
   const texts = db.prepare(
-    `SELECT record_row, path, substr(coalesce(f.text, c.text), 1, 512) AS text FROM text_fields f
+    `SELECT f.record_row, f.path, substr(coalesce(f.text, c.text), 1, 512) AS text FROM text_fields f
      LEFT JOIN text_chunks c ON c.record_row = f.record_row AND c.path = f.path AND c.seq = 0
      WHERE f.record_row IN (SELECT value FROM json_each(@ids))`,
   );

@@ -4,7 +4,8 @@
 // times each, so a change in the machine's load falls on both; each turn measures the warm mix as a
 // 2025 client and, on a build that speaks it, as a 2026-07-28 client. Prints calls/s and server
 // CPU-ms per call (all server processes, from /proc) per build and era: medians over the rounds,
-// and the ratio to the baseline's 2025 figure.
+// the ratio to the baseline's 2025 figure, and for 2026 the per-round ratio to the same server's
+// 2025 turn (the era's own cost, least touched by load).
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
@@ -78,6 +79,10 @@ export async function runHostedAb(options: {
       try {
         const pids = processTree(server.pid);
         const calls: LoadCall[] = (await mixKinds(server.url, token)).flatMap((k) => k.calls);
+        // The mix takes its fetch ids from a search: a baseline that finds nothing there (its
+        // search index rebuilt by this build's migration: pass --baseline-home) runs other work.
+        const mix = calls.map((c) => c.name).join(",");
+        if (round === 0) console.log(`${build.label} mix: ${calls.length} calls (${mix})`);
         // Warm-up: V8 and each worker's SQLite page cache (see bench/hosted.ts).
         await load({ url: server.url, token, calls, total: 2000, threads: 2 });
         for (const era of build.eras) {
@@ -122,6 +127,12 @@ export async function runHostedAb(options: {
       const rate = median(list.map((t) => t.rate));
       const cpuMs = median(list.map((t) => t.cpuMs));
       const errors = list.reduce((n, t) => n + t.errors, 0);
+      // The era's own cost: each round's 2026 turn against the same server's 2025 turn just before.
+      const same2025 = turns.get(`${build.label}|2025`) ?? [];
+      const paired =
+        era === "2026"
+          ? `; paired with this build's 2025 turn of each round: ${median(list.map((t, i) => t.rate / same2025[i].rate)).toFixed(2)} calls/s, ${median(list.map((t, i) => t.cpuMs / same2025[i].cpuMs)).toFixed(2)} CPU/call`
+          : "";
       const row: BenchRow = {
         backend: "sqlite",
         scenario: `hosted A/B, ${build.label}, ${era === "2025" ? "2025-11-25" : "2026-07-28"} client, c=32 mix`,
@@ -132,7 +143,7 @@ export async function runHostedAb(options: {
         note:
           `${rate.toFixed(0)} calls/s (rounds: ${list.map((t) => t.rate.toFixed(0)).join(", ")}), ` +
           `${cpuMs.toFixed(2)} server CPU-ms/call, ${errors} errors; ` +
-          `ratio to baseline 2025: ${(rate / baseRate).toFixed(2)} calls/s, ${(cpuMs / baseCpu).toFixed(2)} CPU/call; ` +
+          `ratio to baseline 2025: ${(rate / baseRate).toFixed(2)} calls/s, ${(cpuMs / baseCpu).toFixed(2)} CPU/call${paired}; ` +
           `load ${load0.toFixed(1)}→${loadavg()[0].toFixed(1)}` +
           (list.find((t) => t.firstFailure)
             ? `; first failure: ${list.find((t) => t.firstFailure)?.firstFailure}`

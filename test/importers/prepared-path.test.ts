@@ -1,5 +1,6 @@
-// Issue 19 (speed): every format's records are prepared for the in-process SQLite store as they are
-// read (prepared-items.ts) instead of being serialized, parsed back and prepared inside applyBatch.
+// Issue 19 (speed): every format's records can be prepared for the in-process SQLite store as they are
+// read (prepared-items.ts, importFile prepareAsRead) instead of being serialized, parsed back and
+// prepared inside applyBatch.
 // For each format, on the benchmark's generated inputs (real layouts, bench/import-inputs.ts): an
 // import and a re-import through both paths give the same summaries and byte-identical stored rows
 // (records, texts, change stamps, search tables and their FTS data).
@@ -73,6 +74,7 @@ for (const kind of KINDS) {
             path,
             flags: BENCH_FORMATS[kind]!.flags,
             batchSize: 97, // several batches, some holding deletes beside upserts
+            prepareAsRead: true,
           });
           summaries.push(summary);
         }

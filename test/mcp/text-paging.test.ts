@@ -244,3 +244,44 @@ describe("text paging over real transports (issue 20 item 4)", () => {
     }
   });
 });
+
+/** The ids a content-only client reads from search text, and its paging handles. */
+function readSearchText(text: string): { ids: string[]; hasMore: boolean; cursor: string | null } {
+  const [header, ...rest] = text.split("\n");
+  const cursor = /next_cursor=(\S+)/.exec(header)?.[1] ?? "null";
+  const ids = rest.map((l) => /^\[\d+\] id=(\S+)/.exec(l)?.[1]).filter((x): x is string => !!x);
+  return { ids, hasMore: /has_more=true/.test(header), cursor: cursor === "null" ? null : cursor };
+}
+
+for (const backend of testBackends()) {
+  describe(`search text pages from the first hit it did not show (issue 20 item 4, ${backend.name})`, () => {
+    let opened: Awaited<ReturnType<typeof backend.open>>;
+    let client: Client;
+    let expected: string[];
+    before(async () => {
+      opened = await backend.open();
+      client = (await mcpOnStore(opened.store, [MBOX])).client;
+      const cid = (await opened.store.ensureConnection("mbox", "Inbox")).connection_id;
+      await opened.store.applyBatch(cid, "messages", mails("s", 90));
+      expected = mails("s", 90).map((op) => `${cid}/messages:${op.data.message_id}`);
+    });
+    after(async () => opened.cleanup());
+
+    test("following the text's next_cursor reads every hit once", async () => {
+      const ids: string[] = [];
+      let args: Record<string, unknown> = { query: "mail body", limit: 25 };
+      let pages = 0;
+      for (; pages < 200; pages++) {
+        const r = await call(client, "search", args);
+        assert.equal(r.isError, false, r.text);
+        const t = readSearchText(r.text);
+        assert.ok(t.ids.length < 25, "the text shows fewer hits than the page holds");
+        ids.push(...t.ids);
+        if (!t.hasMore || !t.cursor) break;
+        args = { query: "mail body", limit: 25, cursor: t.cursor };
+      }
+      assertEveryOnce(ids, expected, "search");
+      assert.ok(pages > 90 / 25);
+    });
+  });
+}

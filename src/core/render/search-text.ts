@@ -61,16 +61,30 @@ function sourceMix(rows: SearchResultRow[]): string | null {
   return [...counts.entries()].map(([c, n]) => `${clipBytes(labels.get(c) ?? c, 24)}=${n}`).join(",");
 }
 
+/** Where the paging handles go in the summary line (known once the shown hits are). */
+const HANDLES = "\u0000handles\u0000";
+
 export function renderSearchText(
   envelope: ListEnvelope<SearchHit>,
   rows: SearchResultRow[],
   options: { reducedLimit?: number } = {},
 ): string {
-  const summary = [
-    `${rows.length} hits`,
-    `has_more=${envelope.has_more}`,
-    `next_cursor=${envelope.next_cursor ?? "null"}`,
-  ];
+  // With k of n hits shown, the text's next_cursor is the RS's resume point after hit k (issue 20
+  // item 4): paging by it skips no hit the text did not show. It is chosen once the blocks are.
+  const points = (envelope.meta.resume_points as (string | null)[] | undefined) ?? [];
+  const resumeAfter = (shown: number) =>
+    shown < rows.length && typeof points[shown - 1] === "string" ? (points[shown - 1] as string) : null;
+  const handles = (shown: number) => {
+    const resume = resumeAfter(shown);
+    return resume
+      ? `showing ${shown} of ${rows.length} hits · has_more=true · next_cursor=${resume}`
+      : `${rows.length} hits · has_more=${envelope.has_more} · next_cursor=${envelope.next_cursor ?? "null"}`;
+  };
+  const widestHandles = Math.max(
+    utf8Bytes(handles(rows.length)),
+    ...rows.map((_, i) => utf8Bytes(handles(i + 1))),
+  );
+  const summary = [HANDLES];
   if (rows.length > 0) summary.push(`first_fetch_id=${rows[0].id}`);
   const unmatched = envelope.meta.unmatched_terms;
   if (rows.length === 0 && Array.isArray(unmatched) && unmatched.length > 0)
@@ -84,9 +98,9 @@ export function renderSearchText(
     summary.push(
       "recall incomplete: ranked the best candidates (rarest words first); narrow with streams, filter or a time range",
     );
-  const head = summary.join(" · ");
+  const headFor = (shown: number) => summary.join(" · ").replace(HANDLES, handles(shown));
   const tail = "fetch a hit by passing its id as-is; pass connection_id only when it is shown separately";
-  let used = utf8Bytes(head) + utf8Bytes(tail) + 2;
+  let used = utf8Bytes(summary.join(" · ")) - utf8Bytes(HANDLES) + widestHandles + utf8Bytes(tail) + 2;
   const blocks: string[] = [];
   for (const [index, row] of rows.entries()) {
     const source = `${row.stream} · ${clipBytes(row.display_name, 32)} (${row.connector_key})`;
@@ -112,14 +126,19 @@ export function renderSearchText(
   }
   const hidden = rows.length - blocks.length;
   const redo = `to see them, search again with limit=${blocks.length} and page on from there`;
+  const resumes = resumeAfter(blocks.length) !== null;
   const more =
     hidden === 0
       ? []
-      : // next_cursor resumes after every hit of this page, shown or not.
-        [
-          envelope.next_cursor
-            ? `(${hidden} more hits not shown here, and next_cursor skips them: ${redo})`
-            : `(${hidden} more hits not shown here: ${redo})`,
-        ];
-  return [head, ...blocks, ...more, tail].join("\n");
+      : resumes
+        ? [
+            `(${hidden} more hits not shown here: page with cursor=next_cursor, it resumes at hit ${blocks.length + 1})`,
+          ]
+        : // Without resume points, next_cursor resumes after every hit of this page, shown or not.
+          [
+            envelope.next_cursor
+              ? `(${hidden} more hits not shown here, and next_cursor skips them: ${redo})`
+              : `(${hidden} more hits not shown here: ${redo})`,
+          ];
+  return [headFor(blocks.length), ...blocks, ...more, tail].join("\n");
 }

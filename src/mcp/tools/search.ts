@@ -15,6 +15,8 @@ import { checkStream, connectionIdArg, filterArg } from "./common.js";
 import { defineTool, READ_ONLY_ANNOTATIONS, type ToolDeps } from "./types.js";
 
 const DEFAULT_LIMIT = 10;
+/** More hits than search text shows in its 1,800 bytes (a hit block is 80–300 bytes). */
+const SEARCH_TEXT_HITS = 20;
 
 const inputSchema = z.strictObject({
   query: z.string().min(1).describe('words (ANDed), "phrases", prefix*'),
@@ -113,9 +115,11 @@ function build(
       message: `limit reduced to ${reduced} to fit the result budget.`,
     });
   const { data: _hits, ...rest } = envelope;
+  // resume_points serve the text channel; the structured page pages by its own next_cursor.
+  const { resume_points: _points, ...meta } = envelope.meta;
   const structured = {
     results: rows,
-    data: { ...rest, meta: { ...envelope.meta, warnings } },
+    data: { ...rest, meta: { ...meta, warnings } },
     content_ladder: ladder,
   };
   return { rows, structured };
@@ -144,7 +148,13 @@ export const searchTool = defineTool({
       });
     }
     // snippet_meta: the RS adds each snippet field's size_chars and digest for the ladder entries.
-    const base: [string, string][] = [["q", args.query], ["snippet_meta", "true"], ...filterParams(filter)];
+    // resume_points: the cursor after each hit the text may show (issue 20 item 4).
+    const base: [string, string][] = [
+      ["q", args.query],
+      ["snippet_meta", "true"],
+      ["resume_points", String(SEARCH_TEXT_HITS)],
+      ...filterParams(filter),
+    ];
     for (const s of streams ?? []) base.push(["streams", s]);
     param(base, "cursor", args.cursor);
     param(base, "connection_id", checkConnectionArg(args.connection_id));

@@ -36,7 +36,7 @@ import type { SearchResult, StoredSearchHit } from "../../store/store.js";
 import { noteAnswerStreams, noteRead, sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import { Params } from "../params.js";
-import { checkQueryLength } from "../read-params.js";
+import { checkQueryLength, resumePointsParam } from "../read-params.js";
 import {
   checkStreamName,
   connectionIdParam,
@@ -100,7 +100,9 @@ function recallMeta(recall: SearchResult["recall"], rankWindow: number): SearchR
 export function registerSearch(app: Hono<RsEnv>): void {
   app.get("/v1/search", async (c) => {
     const params = new Params(c.req.url);
-    params.allowOnly(["q", "streams", "limit", "cursor", "connection_id", "snippet_meta"], { filter: true });
+    params.allowOnly(["q", "streams", "limit", "cursor", "connection_id", "snippet_meta", "resume_points"], {
+      filter: true,
+    });
     const q = params.single("q") ?? "";
     if (q.trim().length === 0) throw invalidRequest('q is required: words, "phrases" or prefix*.', "q");
     checkQueryLength(q);
@@ -170,12 +172,26 @@ export function registerSearch(app: Hono<RsEnv>): void {
       c,
       result.hits.map((h) => `${h.connectorKey}:${h.stream}`),
     );
+    const nextCursor = hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null;
+    // resume_points (read-params.ts): the cursor after each of the first N hits of the page.
+    const points = resumePointsParam(params);
     const body: ListEnvelope<SearchHit> = {
       object: "list",
       data: hits,
       has_more: hasMore,
-      next_cursor: hasMore ? signCursor(secret, { k: "srch", f: fp, o: nextOffset }) : null,
+      next_cursor: nextCursor,
       meta: {
+        ...(points === undefined
+          ? {}
+          : {
+              resume_points: hits
+                .slice(0, points)
+                .map((_, i) =>
+                  i === hits.length - 1
+                    ? nextCursor
+                    : signCursor(secret, { k: "srch", f: fp, o: offset + i + 1 }),
+                ),
+            }),
         warnings,
         recall,
         ...(result.unmatched.length > 0 ? { unmatched_terms: result.unmatched } : {}),
