@@ -13,13 +13,30 @@ export const INDEX_PAGE_CHARS = 36_000;
 const DETAILED_ROWS_CHARS = 12_000;
 /** Past this many connections a text row says "on N connections" instead of each count. */
 const PER_CONNECTION_COUNTS_MAX = 8;
+/**
+ * A connector whose connection list is longer than this (as JSON; some 130 connections) pages
+ * its connections like streams, instead of repeating them on every page it appears on.
+ */
+const CONNECTIONS_INLINE_CHARS = 8_000;
 
+type Connection = Connector["connections"][number];
+
+/** One item of the index: a stream, or a connection of a connector with very many of them. */
 interface Entry {
   /** Position in the whole index. */
   i: number;
   connector: number;
-  stream: SchemaStream;
+  stream?: SchemaStream;
+  connection?: Connection;
   name: string;
+}
+
+function pagesConnections(connector: Connector): boolean {
+  return jsonChars(connector.connections) > CONNECTIONS_INLINE_CHARS;
+}
+
+function connectionText(c: Connection): string {
+  return `${c.connection_id} "${clipBytes(c.display_name, 32)}"`;
 }
 
 export interface IndexPage {
@@ -35,12 +52,14 @@ function totalRecords(stream: SchemaStream): number {
   return Object.values(stream.record_counts ?? {}).reduce((a, b) => a + b, 0);
 }
 
-function connectionsLine(connector: Connector): string {
-  return connector.connections.map((c) => `${c.connection_id} "${clipBytes(c.display_name, 32)}"`).join(", ");
-}
-
-function connectorLine(connector: Connector, continued: boolean): string {
-  return `[${connector.connector_key}] ${clipBytes(connector.display_name, 40)}${continued ? " (continued)" : ""} · connections: ${connectionsLine(connector)}`;
+/** A connector's line; `paged` lists the connections of this page when it pages them. */
+function connectorLine(connector: Connector, options: { continued: boolean; paged?: Connection[] }): string {
+  const head = `[${connector.connector_key}] ${clipBytes(connector.display_name, 40)}${options.continued ? " (continued)" : ""}`;
+  const all = connector.connections;
+  if (!options.paged) return `${head} · connections: ${all.map(connectionText).join(", ")}`;
+  if (options.paged.length === 0) return `${head} · ${all.length} connections, listed on earlier pages`;
+  const first = all.indexOf(options.paged[0]) + 1;
+  return `${head} · connections ${first}–${first + options.paged.length - 1} of ${all.length}: ${options.paged.map(connectionText).join(", ")}`;
 }
 
 function rowLine(connector: Connector, stream: SchemaStream, name: string): string {
@@ -60,7 +79,7 @@ function connectionSubset(connector: Connector, stream: SchemaStream): string | 
 }
 
 /** The names of one connector's page entries, one line per set of connections carrying them. */
-function nameLines(connector: Connector, entries: Entry[]): string[] {
+function nameLines(connector: Connector, entries: { stream: SchemaStream; name: string }[]): string[] {
   const groups = new Map<string | null, string[]>();
   for (const e of entries) {
     const key = connectionSubset(connector, e.stream);
@@ -69,18 +88,22 @@ function nameLines(connector: Connector, entries: Entry[]): string[] {
   return [...groups].map(([on, names]) => `  ${on === null ? "" : `on ${on}: `}streams=${names.join(",")}`);
 }
 
-/** Which entries get a detailed row: the first ones, at most 50, within DETAILED_ROWS_CHARS. */
-function detailedCount(doc: SchemaAnswer, entries: Entry[]): number {
+/**
+ * Which streams get a detailed row: the first ones, at most 50, within DETAILED_ROWS_CHARS. The
+ * answer is an entry position: streams before it are detailed.
+ */
+function detailedBoundary(doc: SchemaAnswer, entries: Entry[]): number {
   let used = 0;
   let n = 0;
   for (const e of entries) {
-    if (n >= SCHEMA_INDEX_DETAILED_ROWS) break;
+    if (!e.stream) continue;
+    if (n >= SCHEMA_INDEX_DETAILED_ROWS) return e.i;
     const c = doc.connectors[e.connector];
     used += Math.max(jsonChars(e.stream), rowLine(c, e.stream, e.name).length) + 2;
-    if (used > DETAILED_ROWS_CHARS) break;
+    if (used > DETAILED_ROWS_CHARS) return e.i;
     n++;
   }
-  return n;
+  return entries.length;
 }
 
 /** The names the index pages over (and the grant): a cursor is bound to exactly these. */
@@ -98,9 +121,12 @@ function indexFingerprint(doc: SchemaAnswer): string {
 
 function entriesOf(doc: SchemaAnswer): Entry[] {
   return doc.connectors
-    .flatMap((c, connector) =>
-      c.streams.map((stream) => ({ connector, stream, name: stream.qualified_name ?? stream.name })),
-    )
+    .flatMap((c, connector): Omit<Entry, "i">[] => [
+      ...(pagesConnections(c)
+        ? c.connections.map((connection) => ({ connector, connection, name: connection.connection_id }))
+        : []),
+      ...c.streams.map((stream) => ({ connector, stream, name: stream.qualified_name ?? stream.name })),
+    ])
     .map((e, i) => ({ ...e, i }));
 }
 
@@ -119,24 +145,32 @@ function pageEnd(
   let structured = 0;
   let connector = -1;
   let to = options.from;
+  const groups = new Set<string>();
   for (; to < entries.length; to++) {
     const e = entries[to];
+    const c = doc.connectors[e.connector];
     let addText = 0;
     let addStructured = 0;
     if (e.connector !== connector) {
-      const c = doc.connectors[e.connector];
-      addText += connectorLine(c, true).length + 12;
-      addStructured += jsonChars({ ...c, streams: [], more_streams: [] }) + 2;
+      const paged = pagesConnections(c);
+      addText += connectorLine(c, { continued: true, paged: paged ? [] : undefined }).length + 40;
+      addStructured +=
+        jsonChars({ ...c, connections: paged ? [] : c.connections, streams: [], more_streams: [] }) + 40;
     }
-    if (to < options.detailed) {
-      addText += rowLine(doc.connectors[e.connector], e.stream, e.name).length + 1;
+    if (e.connection) {
+      addText += connectionText(e.connection).length + 2;
+      addStructured += jsonChars(e.connection) + 1;
+    } else if (e.stream && to < options.detailed) {
+      addText += rowLine(c, e.stream, e.name).length + 1;
       addStructured += jsonChars(e.stream) + 1;
-    } else {
-      // A name in a streams= line (text) and in more_streams (JSON), plus an "on …:" group line.
+    } else if (e.stream) {
+      // A name in a streams= line (text) and in more_streams (JSON), plus its "on …:" group line.
       addText += e.name.length + 1;
       addStructured += e.name.length + 3;
-      const subset = connectionSubset(doc.connectors[e.connector], e.stream);
-      if (subset !== null) addText += subset.length + 16;
+      const subset = connectionSubset(c, e.stream);
+      const group = `${e.connector}|${subset}`;
+      if (subset !== null && !groups.has(group)) addText += subset.length + 16;
+      groups.add(group);
     }
     if (to > options.from && (text + addText > options.budget || structured + addStructured > options.budget))
       break;
@@ -154,7 +188,7 @@ function pageEnd(
 export function indexPage(doc: SchemaAnswer, options: { offset: number; pageChars?: number }): IndexPage {
   const entries = entriesOf(doc);
   const fingerprint = indexFingerprint(doc);
-  const detailed = detailedCount(doc, entries);
+  const detailed = detailedBoundary(doc, entries);
   const from = Math.min(options.offset, entries.length);
   const to = pageEnd(doc, entries, { from, detailed, budget: options.pageChars ?? INDEX_PAGE_CHARS });
   const hasMore = to < entries.length;
@@ -168,38 +202,59 @@ export function indexPage(doc: SchemaAnswer, options: { offset: number; pageChar
   }
   const connectors: Connector[] = [];
   const connectionIds = new Set(doc.connectors.flatMap((c) => c.connections.map((x) => x.connection_id)));
+  // Stream numbers (1-based) of the page: connection entries are not counted.
+  const streamsBefore = (end: number) => entries.slice(0, end).filter((e) => e.stream).length;
+  const total = streamsBefore(entries.length);
+  const [first, last] = [streamsBefore(from) + 1, streamsBefore(to)];
+  const detailedStreams = streamsBefore(detailed);
+  const range = last >= first ? `streams ${first}–${last} of ${total}` : `connections only, no streams`;
   const lines = [
-    `schema index · ${plural(doc.connectors.length, "connector")} · ${plural(entries.length, "stream")} · ${plural(connectionIds.size, "connection")}${paged ? ` · page: streams ${from + 1}–${to} of ${entries.length}` : ""} · bearer ${doc.bearer.kind}${doc.bearer.grant_id ? ` ${doc.bearer.grant_id}` : ""}`,
+    `schema index · ${plural(doc.connectors.length, "connector")} · ${plural(total, "stream")} · ${plural(connectionIds.size, "connection")}${paged ? ` · page: ${range}` : ""} · bearer ${doc.bearer.kind}${doc.bearer.grant_id ? ` ${doc.bearer.grant_id}` : ""}`,
   ];
   for (const [k, group] of byConnector) {
     const c = doc.connectors[k];
     const continued = entries.findIndex((e) => e.connector === k) < from;
-    lines.push(connectorLine(c, continued));
-    const rows = group.filter((e) => e.i < detailed);
-    const names = group.slice(rows.length);
+    const pagedConnections = pagesConnections(c)
+      ? group.flatMap((e) => (e.connection ? [e.connection] : []))
+      : undefined;
+    lines.push(connectorLine(c, { continued, paged: pagedConnections }));
+    const streams = group.filter((e): e is Entry & { stream: SchemaStream } => e.stream !== undefined);
+    const rows = streams.filter((e) => e.i < detailed);
+    const names = streams.filter((e) => e.i >= detailed);
     for (const e of rows) lines.push(rowLine(c, e.stream, e.name));
     lines.push(...nameLines(c, names));
-    const shell: Connector = { ...c, streams: rows.map((e) => e.stream) };
+    const shell: Connector & { connections_total?: number } = { ...c, streams: rows.map((e) => e.stream) };
+    if (pagedConnections) {
+      shell.connections = pagedConnections;
+      shell.connections_total = c.connections.length;
+    }
     if (names.length > 0) shell.more_streams = names.map((e) => e.name);
     connectors.push(shell);
   }
-  const shown = Math.max(0, Math.min(detailed, to) - from);
   const page: SchemaAnswer = { ...doc, connectors };
-  if (detailed < entries.length) {
-    page.note = `${detailed} of ${entries.length} streams have detailed rows; more_streams names the rest; call schema(stream) for any of them${hasMore ? "; page on with cursor=next_cursor" : ""}`;
+  if (detailedStreams < total) {
+    page.note = `${detailedStreams} of ${total} streams have detailed rows; more_streams names the rest; call schema(stream) for any of them${hasMore ? "; page on with cursor=next_cursor" : ""}`;
   }
   Object.assign(page, {
-    total_streams: entries.length,
-    ...(paged ? { streams_shown: { from: from + 1, to, detailed: shown } } : {}),
+    total_streams: total,
+    ...(paged
+      ? {
+          streams_shown: {
+            from: first,
+            to: last,
+            detailed: Math.max(0, Math.min(detailedStreams, last) - first + 1),
+          },
+        }
+      : {}),
     has_more: hasMore,
     next_cursor: nextCursor,
   });
   if (hasMore) {
     lines.push(
-      `more: streams ${to + 1}–${entries.length} are on the next pages; call schema {"cursor":"${nextCursor}"}`,
+      `more: streams ${last + 1}–${total} are on the next pages; call schema {"cursor":"${nextCursor}"}`,
     );
   } else if (from > 0) {
-    lines.push(`last page of the index (streams ${from + 1}–${to} of ${entries.length})`);
+    lines.push(`last page of the index (streams ${first}–${last} of ${total})`);
   }
   lines.push(
     "next: call schema(stream) for fields, filters, sort and aggregations; pass connection_id when a stream has several connections",
