@@ -71,7 +71,7 @@ for (const backend of testBackends()) {
       assert.equal(answers[0].json.data[0].time, null);
       assert.equal(answers[2].json.time, null);
       assert.equal(answers[3].json.data[0].time, null);
-      assert.match(answers[3].json.data[0].title, /^Diary · notes · \d{4}-/);
+      assert.match(answers[3].json.data[0].title, /^Diary · notes · imported \d{4}-/);
       // The owner still sees it: the fix is about the grant, not the data.
       const owner = await h.request(`/v1/streams/notes/records/n1?connection_id=${conn}`);
       assert.equal(owner.json.time, SENT);
