@@ -141,6 +141,35 @@ export function requireOneConnection(
 }
 
 /**
+ * What a read of one record's field starts with (field windows, blob ranges): the stream read
+ * opened, the record id checked, exactly one visible connection (409 otherwise) noted for the
+ * access log, and the stream's bare name, which ids and cursor bindings use however the path
+ * named it.
+ */
+export async function openRecordFieldRead(
+  c: Context<RsEnv>,
+  options: { route: string; allow: readonly string[]; what: string },
+): Promise<{
+  params: Params;
+  recordId: string;
+  catalog: Catalog;
+  scope: StreamScope;
+  connectionId: string;
+  stream: string;
+}> {
+  const { params, stream: named, connectionId } = openStreamRead(c, options);
+  const recordId = recordIdParam(c);
+  const { scopes, catalog } = await streamScopes(c, { stream: named, connectionId });
+  const { scope, connectionId: target } = requireOneConnection(scopes, {
+    catalog,
+    grantId: c.get("auth").grantId,
+    what: options.what,
+  });
+  noteConnection(c, target);
+  return { params, recordId, catalog, scope, connectionId: target, stream: scope.stream.name };
+}
+
+/**
  * The envelope's `time` as the caller may see it: the value of the stream's time_field, or null
  * when that field is not granted in the record's scope (the time is a payload value like any
  * other). Every record and hit the RS renders goes through here, so MCP inherits it.

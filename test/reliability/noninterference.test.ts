@@ -31,7 +31,7 @@ import { BookmarkNames, firstDifference, normalize } from "./fixtures/ni-compare
 import { type LiveWrite, LiveWrites } from "./fixtures/ni-live.js";
 import { type NiWorld, openWorld, tickTime } from "./fixtures/ni-load.js";
 import { buildWorldPair, type Kind, type RecordRef, searchFixesNeeded } from "./fixtures/ni-world.js";
-import { createRng, type Rng, seedFromEnv } from "./fixtures/prng.js";
+import { createRng, seedFromEnv } from "./fixtures/prng.js";
 
 const SEED = seedFromEnv("PDPP_NI_SEED", 20_261_123);
 const WORLDS = Number(process.env.PDPP_NI_WORLDS ?? 12);

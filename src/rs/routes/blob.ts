@@ -24,14 +24,7 @@ import type { FieldWindow } from "../../store/store.js";
 import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import { checkFieldPath } from "../read-params.js";
-import {
-  noteConnection,
-  openStreamRead,
-  recordIdParam,
-  recordNotFound,
-  requireOneConnection,
-  streamScopes,
-} from "../render.js";
+import { openRecordFieldRead, recordNotFound } from "../render.js";
 
 export const BLOB_LIMITS = { defaultLimit: 24_576, maxLimit: 24_576 } as const;
 const BASE64 = /^[A-Za-z0-9+/_-]*$/;
@@ -58,22 +51,15 @@ function decodedSize(chars: number, tail: string): number {
 async function handle(c: Context<RsEnv>): Promise<Response> {
   const {
     params,
-    stream: named,
-    connectionId,
-  } = openStreamRead(c, {
+    recordId,
+    scope,
+    connectionId: target,
+    stream,
+  } = await openRecordFieldRead(c, {
     route: "GET /v1/streams/:stream/records/:record_id/blob",
     allow: ["field", "connection_id", "offset_bytes", "limit_bytes", "if_digest"],
-  });
-  const recordId = recordIdParam(c);
-  const { scopes, catalog } = await streamScopes(c, { stream: named, connectionId });
-  const auth = c.get("auth");
-  const { scope, connectionId: target } = requireOneConnection(scopes, {
-    catalog,
-    grantId: auth.grantId,
     what: "read a binary field",
   });
-  noteConnection(c, target);
-  const stream = scope.stream.name;
   const path = checkBinaryField(params.single("field"), scope);
   const offset = params.int("offset_bytes", { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }) ?? 0;
   const limit = params.int("limit_bytes", { min: 1, max: BLOB_LIMITS.maxLimit }) ?? BLOB_LIMITS.defaultLimit;

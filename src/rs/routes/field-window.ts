@@ -38,15 +38,7 @@ import { sendJson } from "../access-log.js";
 import type { RsEnv } from "../env.js";
 import type { Params } from "../params.js";
 import { checkFieldPath, checkQueryLength } from "../read-params.js";
-import {
-  cursorBearer,
-  noteConnection,
-  openStreamRead,
-  recordIdParam,
-  recordNotFound,
-  requireOneConnection,
-  streamScopes,
-} from "../render.js";
+import { cursorBearer, openRecordFieldRead, recordNotFound } from "../render.js";
 
 export const WINDOW_LIMITS = {
   defaultLimit: 4096,
@@ -158,23 +150,16 @@ function checkField(field: string | undefined, scope: StreamScope): string {
 async function handle(c: Context<RsEnv>): Promise<Response> {
   const {
     params,
-    stream: named,
-    connectionId,
-  } = openStreamRead(c, {
+    recordId,
+    scope,
+    connectionId: target,
+    stream,
+  } = await openRecordFieldRead(c, {
     route: "GET /v1/streams/:stream/records/:record_id/field-window",
     allow: ["field", "connection_id", ...SELECTOR_PARAMS],
-  });
-  const recordId = recordIdParam(c);
-  const { scopes, catalog } = await streamScopes(c, { stream: named, connectionId });
-  const auth = c.get("auth");
-  const { scope, connectionId: target } = requireOneConnection(scopes, {
-    catalog,
-    grantId: auth.grantId,
     what: "read a field window",
   });
-  noteConnection(c, target);
-  // Ids and cursor bindings use the bare stream name, however the path named it.
-  const stream = scope.stream.name;
+  const auth = c.get("auth");
   const path = checkField(params.single("field"), scope);
   const deps = c.get("deps");
   const secret = await deps.cursorSecret();
