@@ -35,7 +35,8 @@ export async function measure(
 }
 
 export function printRow(row: BenchRow): void {
-  const fmt = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1)).padStart(8);
+  // A row without latencies (the hosted A/B measures throughput) prints a dash, not NaN.
+  const fmt = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : "–").padStart(8);
   console.log(
     `${row.backend.padEnd(9)} ${row.scenario.padEnd(44)} p50 ${fmt(row.p50_ms)} ms  p95 ${fmt(row.p95_ms)} ms  ` +
       `(${row.runs} runs; target ${row.target})${row.note ? `  ${row.note}` : ""}`,
