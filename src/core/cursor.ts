@@ -6,7 +6,15 @@
 // what the cursor holds, and payloads are scope-local, so two stores that differ only in what a
 // grant cannot see hand out byte-identical cursors. An IV repeats only with an identical
 // plaintext, which GCM tolerates (it then reveals only that equality).
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+} from "node:crypto";
 import { PdppError } from "./errors.js";
 
 /** Longest cursor we even try to open (a real one is a few hundred chars). */
@@ -14,9 +22,12 @@ export const MAX_CURSOR_CHARS = 4096;
 
 export type CursorPayload = Record<string, unknown>;
 
+// KeyObjects, not Buffers: handing OpenSSL a raw key makes it set the key up again on every
+// cipher and HMAC (31 µs a cursor measured, against 7 µs with KeyObjects; same bytes out), and a
+// page mints a cursor per resume point.
 interface CursorKeys {
-  enc: Buffer;
-  iv: Buffer;
+  enc: KeyObject;
+  iv: KeyObject;
 }
 
 const keyCache = new Map<string, CursorKeys>();
@@ -25,7 +36,8 @@ const keyCache = new Map<string, CursorKeys>();
 function keysOf(secret: string): CursorKeys {
   let keys = keyCache.get(secret);
   if (!keys) {
-    const derive = (info: string) => Buffer.from(hkdfSync("sha256", secret, "pdpp-cursor", info, 32));
+    const derive = (info: string) =>
+      createSecretKey(Buffer.from(hkdfSync("sha256", secret, "pdpp-cursor", info, 32)));
     keys = { enc: derive("aes-256-gcm key"), iv: derive("synthetic iv key") };
     if (keyCache.size > 16) keyCache.clear();
     keyCache.set(secret, keys);
