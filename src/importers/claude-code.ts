@@ -64,6 +64,7 @@ export const CLAUDE_CODE_FORMAT: ImportFormat = {
   defaultPath: () => defaultClaudeCodeDir(),
   defaultLabel: () => "Claude Code",
   open: (path) => openClaudeCodeSource(path),
+  readInWorker: true,
   detect: async (probe) => {
     // A folder (or one .jsonl log) whose lines carry sessionId + a type of user/assistant/summary.
     const log = probe.kind === "file" ? probe.path : probe.entries.find((e) => e.endsWith(".jsonl"));

@@ -22,6 +22,7 @@ export const CLAUDE_FORMAT: ImportFormat = {
   // Every export has a new file name; the same label maps a newer export onto the same connection.
   defaultLabel: () => "Claude",
   open: (path) => openClaudeSource(path),
+  readInWorker: true,
   detect: async (probe) => {
     const text = await probe.head("conversations.json");
     // claude.ai conversations carry `chat_messages` (ChatGPT's carry a `mapping`); a zip of the export

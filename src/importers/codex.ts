@@ -46,6 +46,7 @@ export const CODEX_FORMAT: ImportFormat = {
   defaultPath: () => defaultCodexDir(),
   defaultLabel: () => "Codex",
   open: (path) => openCodexSource(path),
+  readInWorker: true,
   detect: async (probe) => {
     // A folder holding rollout-*.jsonl files, or one rollout, whose first line is the session meta.
     if (probe.kind === "zip") return 0;

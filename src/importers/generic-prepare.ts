@@ -30,6 +30,13 @@ export interface PreparedChunk {
   searchLength: number[];
   /** What record-json.ts repaired in the item, or null. */
   repaired: (string | null)[];
+  /**
+   * Chunks of many streams (source-worker.ts): each item's index in the targets chunkItems is given,
+   * and the indexes of the items that are deletes, ascending. Absent: every item is an upsert of
+   * the first target.
+   */
+  streamAt?: number[];
+  deletes?: number[];
 }
 
 export function emptyChunk(): PreparedChunk {
@@ -49,7 +56,7 @@ export function emptyChunk(): PreparedChunk {
   };
 }
 
-function pushItem(
+export function pushItem(
   chunk: PreparedChunk,
   item: { json: string | null; reason: string | null; position?: string; repaired?: string | null },
 ) {
@@ -65,7 +72,7 @@ export function pushError(chunk: PreparedChunk, item: { error: string; position:
   pushOp(chunk, null, null);
 }
 
-function pushOp(chunk: PreparedChunk, op: PreparedOp | null, payloadJson: string | null): void {
+export function pushOp(chunk: PreparedChunk, op: PreparedOp | null, payloadJson: string | null): void {
   chunk.recordId.push(op?.recordId ?? "");
   chunk.digest.push(op?.digest ?? "");
   chunk.time.push(op?.time ?? null);
@@ -107,11 +114,19 @@ export function pushRecord(
   return json.length;
 }
 
-/** The items of a received chunk, in order, each record with its prepared op (under `defKey`). */
-export function chunkItems(chunk: PreparedChunk, target: { stream: string; defKey: string }): RunnableItem[] {
+/**
+ * The items of a received chunk, in order, each record with its prepared op under its target's
+ * `defKey` (the first target, or the one `chunk.streamAt` names).
+ */
+export function chunkItems(
+  chunk: PreparedChunk,
+  targets: readonly { stream: string; defKey: string }[],
+): RunnableItem[] {
   const items: RunnableItem[] = new Array(chunk.json.length);
+  const deletes = chunk.deletes ?? [];
   let searchAt = 0;
   let textsNext = 0;
+  let deletesNext = 0;
   for (let i = 0; i < chunk.json.length; i++) {
     const json = chunk.json[i]!;
     const reason = chunk.reason[i]!;
@@ -123,13 +138,16 @@ export function chunkItems(chunk: PreparedChunk, target: { stream: string; defKe
       items[i] = { error: reason, position: position ?? "" };
       continue;
     }
+    const target = targets[chunk.streamAt?.[i] ?? 0]!;
+    const isDelete = deletes[deletesNext] === i;
+    if (isDelete) deletesNext++;
     let texts: { path: string; text: string }[] = [];
     if (chunk.textsAt[textsNext] === i) texts = chunk.texts[textsNext++]!;
     const op: PreparedOp | { reason: string } =
       reason !== null
         ? { reason }
         : {
-            kind: "upsert",
+            kind: isDelete ? "delete" : "upsert",
             recordId: chunk.recordId[i]!,
             digest: chunk.digest[i]!,
             payloadJson: chunk.payloadJson[i] ?? json,
@@ -143,6 +161,7 @@ export function chunkItems(chunk: PreparedChunk, target: { stream: string; defKe
       json,
       position,
       prepared: { defKey: target.defKey, op },
+      ...(isDelete ? { op: "delete" as const } : {}),
       ...(repaired ? { repaired } : {}),
     };
   }

@@ -52,7 +52,7 @@ export function openGenericWorkerSource(source: GenericSource): ImportSource<Run
         continue;
       }
       bytesRead = message.bytesRead;
-      if (message.kind === "items") yield* chunkItems(message.chunk, { stream, defKey });
+      if (message.kind === "items") yield* chunkItems(message.chunk, [{ stream, defKey }]);
     }
   }
   return {

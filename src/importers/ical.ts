@@ -53,6 +53,15 @@ export async function openIcalSource(path: string, options: IcalOptions = {}): P
         connectionLabel: context.connectionLabel,
       });
     },
+    // Read in a worker thread (source-worker.ts): what prepare loaded goes there; nothing comes back.
+    handoff: {
+      prepared: () => stored,
+      resume: (prepared) => {
+        stored = prepared as StoredCalendar;
+      },
+      finished: () => null,
+      adopt: () => {},
+    },
   };
 }
 
@@ -303,5 +312,6 @@ export const ICAL_FORMAT: ImportFormat = {
     },
   ],
   open: (path, options) => openIcalSource(path, options.flags as IcalOptions),
+  readInWorker: true,
   detect: (probe) => (probe.kind === "file" && /^\s*BEGIN:VCALENDAR\r?\n/i.test(probe.headText) ? 0.95 : 0),
 };

@@ -14,6 +14,7 @@ import {
 import { preparedItems } from "./prepared-items.js";
 import { defaultConnectionLabel, findFormat, IMPORT_FORMATS } from "./registry.js";
 import { runImport } from "./run-import.js";
+import { openSourceWorker } from "./source-worker.js";
 import type { ImportProgress, ImportSink, ImportSummary, SkippedReport } from "./types.js";
 
 export { defaultConnectionLabel } from "./registry.js";
@@ -34,9 +35,9 @@ export interface ImportFileOptions {
   /** Parse mbox in a worker thread, overlapping the store's writes (default true). */
   parseInWorker?: boolean;
   /**
-   * jsonl / json / csv into the in-process SQLite store (api.ingestPrepared): read, validate and
-   * prepare the records in a worker thread, overlapping the writes (default: files of at least
-   * PREPARE_IN_WORKER_MIN_BYTES).
+   * jsonl / json / csv and the formats that may be read in a worker (ImportFormat.readInWorker) into
+   * the in-process SQLite store (api.ingestPrepared): read, validate and prepare the records in a
+   * worker thread, overlapping the writes (default: inputs of at least PREPARE_IN_WORKER_MIN_BYTES).
    */
   prepareInWorker?: boolean;
   /**
@@ -68,17 +69,22 @@ export interface ImportFileResult extends ImportSummary {
 }
 
 export async function importFile(api: OwnerApi, options: ImportFileOptions): Promise<ImportFileResult> {
-  const found = await findFormat(options.kind).open(options.path, {
+  const format = findFormat(options.kind);
+  const found = await format.open(options.path, {
     generic: options.generic,
     flags: options.flags,
     parseInWorker: options.parseInWorker,
   });
   const reopen = (found as Partial<GenericSource>).reopen;
   const inWorker =
-    reopen !== undefined &&
+    (reopen !== undefined || format.readInWorker === true) &&
     api.ingestPrepared !== undefined &&
     (options.prepareInWorker ?? (found.totalBytes ?? 0) >= PREPARE_IN_WORKER_MIN_BYTES);
-  const source = inWorker ? openGenericWorkerSource(found as GenericSource) : found;
+  const source = !inWorker
+    ? found
+    : reopen !== undefined
+      ? openGenericWorkerSource(found as GenericSource)
+      : openSourceWorker(found, { kind: options.kind, path: options.path, flags: options.flags });
   const connectionLabel = options.connectionLabel ?? defaultConnectionLabel(options.kind, options.path);
   const before = await connectionIdsOf(api, source.manifest.connector_key);
   await source.prepare?.({ api, connectionLabel, stateDir: options.stateDir });

@@ -35,6 +35,12 @@ export interface ImportFormat {
   /** Connection label when --connection is not given (default: the file name). */
   defaultLabel?: (path: string) => string;
   open(path: string, options: OpenOptions): Promise<ImportSource<RunnableItem>>;
+  /**
+   * Its records may be read and prepared in a worker thread (source-worker.ts), by a second source
+   * opened there: opening reads nothing of the records, and the source hands what its prepare found
+   * across (ImportSource.handoff) when it has a prepare.
+   */
+  readInWorker?: boolean;
   /** 0 = not this format … 1 = certain. Formats without detect are never auto-chosen. */
   detect?: (probe: DetectProbe) => number | Promise<number>;
 }

@@ -36,6 +36,7 @@ const CHATGPT: ImportFormat = {
   // Every export has a new file name; the same label maps a newer export onto the same connection.
   defaultLabel: () => "ChatGPT",
   open: (path) => openChatgptSource(path),
+  readInWorker: true,
   detect: async (probe) => {
     const text = await probe.head("conversations.json");
     // A ChatGPT conversation carries a `mapping` of message nodes (claude.ai's has `chat_messages`).

@@ -110,6 +110,23 @@ export interface ImportSource<Item extends RunnableItem = ImportItem> {
   prepare?: IncrementalSource["prepare"];
   commit?: IncrementalSource["commit"];
   skipped?: IncrementalSource["skipped"];
+  /** What a source read in a worker thread hands between its two copies (source-worker.ts). */
+  handoff?: SourceHandoff;
+}
+
+/**
+ * A source whose items are read by a copy of it in a worker thread (source-worker.ts) while the main
+ * thread's copy runs prepare, commit and skipped: what each copy needs from the other, as plain data.
+ */
+export interface SourceHandoff {
+  /** Main thread, after prepare: what the worker's copy needs of what prepare found. */
+  prepared(): unknown;
+  /** Worker thread, before the first item. */
+  resume(prepared: unknown): void;
+  /** Worker thread, after the last item: what commit and skipped need of the reading. */
+  finished(): unknown;
+  /** Main thread, once the worker is done. */
+  adopt(finished: unknown): void;
 }
 
 /** What an incremental source is told before it is read: where the connection's file state lives. */

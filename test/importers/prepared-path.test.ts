@@ -12,6 +12,7 @@ import { after, before, test } from "node:test";
 import Database from "better-sqlite3";
 import { BENCH_FORMATS, benchInput } from "../../bench/import-inputs.js";
 import { importFile } from "../../src/importers/import-file.js";
+import { findFormat } from "../../src/importers/registry.js";
 import { type OwnerApp, openOwnerApp } from "../helpers-importers/owner-app.js";
 
 const KINDS = ["claude-code", "codex", "claude", "chatgpt", "whatsapp", "ical", "takeout"];
@@ -48,7 +49,7 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 for (const kind of KINDS) {
-  test(`${kind}: records prepared as read store exactly what applyBatch stores, import and re-import`, async () => {
+  test(`${kind}: records prepared as read (or in a worker thread) store exactly what applyBatch stores, import and re-import`, async () => {
     const path = await benchInput(kind, 0.1, dir);
     const apps: OwnerApp[] = [];
     try {
@@ -57,36 +58,47 @@ for (const kind of KINDS) {
       parsed.api.ingestPrepared = undefined;
       const prepared = await openOwnerApp({ direct: true });
       apps.push(parsed, prepared);
-      // Every batch of the second takes the prepared path; none falls back to applyBatch.
-      const applyPrepared = prepared.api.ingestPrepared!;
-      let preparedBatches = 0;
-      prepared.api.ingestPrepared = (...args) => {
-        const result = applyPrepared(...args);
-        if (result) preparedBatches++;
-        return result;
-      };
-      prepared.api.ingest = () => assert.fail("a batch fell back to applyBatch");
+      // The formats read in a worker thread: a third store, its records prepared there.
+      const inWorker = findFormat(kind).readInWorker === true;
+      if (inWorker) apps.push(await openOwnerApp({ direct: true }));
+      // Every batch of the others takes the prepared path; none falls back to applyBatch.
+      const preparedBatches = apps.slice(1).map((app) => {
+        const applyPrepared = app.api.ingestPrepared!;
+        const count = { batches: 0 };
+        app.api.ingestPrepared = (...args) => {
+          const result = applyPrepared(...args);
+          if (result) count.batches++;
+          return result;
+        };
+        app.api.ingest = () => assert.fail("a batch fell back to applyBatch");
+        return count;
+      });
       for (let round = 0; round < 2; round++) {
         const summaries = [];
-        for (const app of apps) {
+        for (const [i, app] of apps.entries()) {
           const { durationMs, connectionId, ...summary } = await importFile(app.api, {
             kind,
             path,
             flags: BENCH_FORMATS[kind]!.flags,
             batchSize: 97, // several batches, some holding deletes beside upserts
-            prepareAsRead: true,
+            prepareAsRead: i === 1,
+            prepareInWorker: i === 2,
+            // Log folders skip unchanged files on the re-import: its state is read and written
+            // on the main thread while the reading runs in the worker.
+            stateDir: join(app.dir, "import-state"),
           });
           summaries.push(summary);
         }
-        assert.deepEqual(summaries[1], summaries[0]);
+        for (const summary of summaries.slice(1)) assert.deepEqual(summary, summaries[0]);
         const summary = summaries[0]!;
         assert.ok(summary.read > 50, `${kind} read ${summary.read}`);
         if (round === 1) assert.equal(summary.added, 0);
       }
       const stored = dump(join(parsed.dir, "pdpp.db"));
-      assert.ok((stored.records?.length ?? 0) > 50 && preparedBatches > 2);
+      assert.ok((stored.records?.length ?? 0) > 50);
+      for (const count of preparedBatches) assert.ok(count.batches > 2, `${kind}: ${count.batches} batches`);
       if (kind !== "takeout") assert.ok((stored.text_fields?.length ?? 0) > 0);
-      assert.deepEqual(dump(join(prepared.dir, "pdpp.db")), stored);
+      for (const app of apps.slice(1)) assert.deepEqual(dump(join(app.dir, "pdpp.db")), stored);
     } finally {
       for (const app of apps) await app.close();
     }
