@@ -25,9 +25,9 @@ interface ChildOptions {
   manifest?: Manifest;
 }
 
-const root = join(import.meta.dirname, "..");
-const dist = <T>(path: string): Promise<T> =>
-  import(pathToFileURL(join(root, "dist", path)).href) as Promise<T>;
+// PDPP_BENCH_DIST: another build of the sources (an A/B against a build kept aside), else dist/.
+const distDir = process.env.PDPP_BENCH_DIST ?? join(import.meta.dirname, "..", "dist");
+const dist = <T>(path: string): Promise<T> => import(pathToFileURL(join(distDir, path)).href) as Promise<T>;
 
 const options = JSON.parse(process.argv[2]!) as ChildOptions;
 const { importFile } = await dist<ImportFileModule>("importers/import-file.js");

@@ -5,11 +5,13 @@
 // same-run raw-SQL floor (import-floor.ts: the stored rows replayed with cached statements) and, for the
 // agent logs, the same records imported through the `jsonl` importer (the issue's reference), with ratios.
 // Usage: tsx bench/import-formats.ts [--mb 100] [--only claude-code,codex,…] [--generate]
+// (PDPP_BENCH_DIST=dir: import through that build of the sources instead of dist/)
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { Manifest } from "../src/core/manifest.js";
 import { findFormat } from "../src/importers/registry.js";
@@ -58,17 +60,19 @@ async function writeReferenceFiles(kind: string, path: string, out: string): Pro
   return source.manifest;
 }
 
-/** One measured import in its own process, through the compiled build (bench/import-child.ts). */
+// The V8 settings bin/pdpp.js starts `pdpp import` with.
+const { IMPORT_NODE_FLAGS } = (await import(
+  pathToFileURL(join(import.meta.dirname, "..", "bin", "import-flags.js")).href
+)) as { IMPORT_NODE_FLAGS: string[] };
+
+/** One measured import in its own process, as `pdpp import` runs: the compiled build (import-child.ts). */
 function runChild(options: Record<string, unknown>): Record<string, unknown> {
-  const r = spawnSync(
-    process.execPath,
-    [join(import.meta.dirname, "import-child.ts"), JSON.stringify(options)],
-    {
-      encoding: "utf8",
-      maxBuffer: 1 << 24,
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const child = join(import.meta.dirname, "import-child.ts");
+  const r = spawnSync(process.execPath, [...IMPORT_NODE_FLAGS, child, JSON.stringify(options)], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   if (r.status !== 0) throw new Error(`child ${options.mode} ${options.kind} exited ${r.status}`);
   return JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
 }
@@ -82,8 +86,9 @@ function floorOf(run: Record<string, unknown>): { rows: number; cpuSeconds: numb
   }
 }
 
-// The build is brought up to date first (incremental, ~2 s when nothing changed).
-if (!values.generate) {
+// The build is brought up to date first (incremental, ~2 s when nothing changed), unless the imports
+// run another build (PDPP_BENCH_DIST, bench/import-child.ts).
+if (!values.generate && !process.env.PDPP_BENCH_DIST) {
   const built = spawnSync(process.execPath, [join(import.meta.dirname, "..", "scripts", "build.mjs")], {
     stdio: "inherit",
   });

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { IMPORT_NODE_FLAGS } from "./import-flags.js";
 
 // Checked before anything is imported: the SQLite driver's prebuilt binary needs Node >= 22 and
 // crashes older runtimes with a segfault instead of an error.
@@ -39,7 +40,29 @@ function runSources() {
   return newestChange(sources) > statSync(stamp).mtimeMs;
 }
 
-if (runSources()) {
+// `pdpp import` runs in a process started with its V8 settings (import-flags.js): they only take
+// effect at start. This process waits, leaves Ctrl-C to the import (the terminal signals both), and
+// exits as it does.
+const args = process.argv.slice(2);
+if (args.includes("import") && !IMPORT_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, ...IMPORT_NODE_FLAGS, fileURLToPath(import.meta.url), ...args],
+    { stdio: "inherit" },
+  );
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(signal, () => {
+      if (signal !== "SIGINT") child.kill(signal);
+    });
+  }
+  child.on("exit", (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    } else process.exit(code ?? 1);
+  });
+} else if (runSources()) {
   // Through the environment so worker threads and `serve --workers` processes use it too.
   process.env.TSX_TSCONFIG_PATH = join(root, "tsconfig.json");
   const { register } = await import("tsx/esm/api");
