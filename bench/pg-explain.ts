@@ -9,7 +9,12 @@ import type { StreamScope } from "../src/core/grant.js";
 import { parseSearchQuery } from "../src/core/search-query.js";
 import { enumerateLimit } from "../src/core/search-ranking.js";
 import { SESSION_SETTINGS } from "../src/store/postgres/pool.js";
-import { clauseHitsSql } from "../src/store/postgres/search-candidates.js";
+import {
+  type ClausePlan,
+  clauseHitsSql,
+  clausePlan,
+  matchBoundsSql,
+} from "../src/store/postgres/search-candidates.js";
 import { BENCH_MANIFESTS } from "./dataset.js";
 import { pgUrl } from "./search-data.js";
 
@@ -47,11 +52,25 @@ const scopes: StreamScope[] = BENCH_MANIFESTS.flatMap((m) =>
 const limit = Number(values.limit);
 const clauses = parseSearchQuery(String(values.q));
 const rankWindow = 250;
-const { sql, values: params } = clauseHitsSql(
-  scopes,
-  { clauses, conditions: [], limit, offset: 0, rankWindow },
-  { limit1: enumerateLimit(rankWindow) + 1, offer: rankWindow },
-);
+const query = { clauses, conditions: [], limit, offset: 0, rankWindow };
+const limit1 = enumerateLimit(rankWindow) + 1;
+// The plans search.ts would pick from search_df's bounds (PG_NO_DF=1: none, the counting plans).
+const bounds = process.env.PG_NO_DF ? null : matchBoundsSql(scopes, query);
+const plans = new Map<string, ClausePlan>();
+if (bounds) {
+  const { rows } = await pool.query<{ key: string; floor: string; ceiling: string }>(
+    bounds.sql,
+    bounds.values,
+  );
+  for (const r of rows)
+    plans.set(r.key, clausePlan({ floor: Number(r.floor), ceiling: Number(r.ceiling) }, limit1));
+}
+const statement = clauseHitsSql(scopes, query, { limit1, offer: rankWindow, plans });
+if (statement === null) {
+  console.log("no clause to read (search_df: no matches)");
+  process.exit(0);
+}
+const { sql, values: params } = statement;
 // --repeat N: explain N times on one connection and print only the last (warm catalog caches).
 const explain = `EXPLAIN (ANALYZE, BUFFERS${values["timing-off"] ? ", TIMING OFF" : ""}) ${sql}`;
 let rows: { "QUERY PLAN": string }[] = [];

@@ -11,7 +11,7 @@ import { primaryKeyProblem, validateRecord } from "../../core/validate-record.js
 import type { IngestOp, IngestResult } from "../store.js";
 import { getConnection, getManifest } from "./admin-ops.js";
 import { inTransaction } from "./pool.js";
-import { currentSearchFields, writeSearchRows } from "./search-write.js";
+import { currentSearchFields, deleteLexRows, writeSearchRows } from "./search-write.js";
 import {
   finalStamps,
   loadOldStates,
@@ -265,11 +265,7 @@ async function writeRecords(
   const rids = rows.map((r) => r.rid);
   await client.query("DELETE FROM text_fields WHERE rid = ANY($1::bigint[])", [rids]);
   await client.query("DELETE FROM search_docs WHERE rid = ANY($1::bigint[])", [rids]);
-  // The stream names the one partition to look in (migration 11).
-  await client.query("DELETE FROM search_lex WHERE stream = $2 AND rid = ANY($1::bigint[])", [
-    rids,
-    stream.name,
-  ]);
+  await deleteLexRows(client, stream.name, rids);
   await writeStampEvents(client, {
     stream: stream.name,
     rows: writes.flatMap((w, i) =>

@@ -368,6 +368,31 @@ INSERT INTO stream_counts (connection_id, stream, live)
     sql: "",
     run: reindexAllStreams,
   },
+  {
+    version: 15,
+    name: "search_df",
+    // Issue 18 (Postgres 1M latency): how many lexeme rows of each (stream, connection) hold each
+    // field-tagged term, kept exact by every writer of search_lex in the same transaction
+    // (search-write.ts). A search reads it only to learn that a clause certainly has more matches
+    // than it enumerates, and then walks to its newest window instead of counting 2,001 matches
+    // (search-candidates.ts): it changes how matches are found, never which. Backfilled from the
+    // lexeme rows; counts of a deleted connection go with it.
+    sql: `
+CREATE TABLE search_df (
+  stream text COLLATE "C" NOT NULL,
+  lexeme text COLLATE "C" NOT NULL,
+  connection_id text COLLATE "C" NOT NULL REFERENCES connections ON DELETE CASCADE,
+  n bigint NOT NULL,
+  PRIMARY KEY (stream, lexeme, connection_id)
+);
+CREATE INDEX search_df_connection ON search_df (connection_id);
+INSERT INTO search_df (stream, lexeme, connection_id, n)
+  SELECT l.stream, u.lexeme, l.connection_id, count(*)
+  FROM search_lex l CROSS JOIN LATERAL unnest(l.tsv) u
+  GROUP BY l.stream, u.lexeme, l.connection_id;
+ANALYZE search_df;
+`,
+  },
 ];
 
 /**

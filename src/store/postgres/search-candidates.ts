@@ -1,6 +1,7 @@
 // The primitives core/search-ranking.ts ranks from, on Postgres: every (scope, positive clause)'s
 // visible matches, newest first (by rid, insertion order), at most limit + 1 — all in ONE statement
-// — and the chosen candidates' keys and granted texts in a second.
+// — and the chosen candidates' keys and granted texts in a second. Before them, a lookup of
+// search_df's exact per-term row counts bounds each single-word clause's matches (matchBoundsSql).
 //
 // Matching reads the lexeme rows (one per record: its distinct field-tagged index terms, so a
 // clause is tested in the scope's granted fields only); a phrase's adjacency is confirmed on the
@@ -8,12 +9,15 @@
 // rather than estimated (the planner's tsvector estimates were off 25×, and a GIN lookup of a broad
 // term reads its whole posting list): a probe tests the scope's newest PROBE_ROWS rows; a dense
 // clause walks (stream, rid) backwards and stops at limit + 1 matches, a sparse one takes its
-// matches from the GIN index. The choice changes the work, never the rows.
+// matches from the GIN index. A clause search_df shows past the limit stops at the window's newest
+// `offer` matches and counts as limit + 1; one it shows under the limit goes to the GIN index
+// unprobed; one it shows without matches is not read. The choice changes the work, never the rows.
 import type { StreamScope } from "../../core/grant.js";
 import type { SearchClause } from "../../core/search-query.js";
 import { positiveClauses } from "../../core/search-query.js";
 import { normalizeTime } from "../../core/time.js";
 import type { SearchQuery } from "../store.js";
+import { taggedLexeme } from "./search-index.js";
 import { clauseQuery, grantedSearchFields, taggedClause } from "./search-sql.js";
 import { conditionsClause, Params, scopeClause } from "./sql-scope.js";
 
@@ -33,6 +37,8 @@ function clauseSql(
     clauseIndex: number;
     limit1: number;
     offer: number;
+    /** What search_df showed of the clause's visible matches (see ClausePlan). */
+    plan: ClausePlan;
   },
 ) {
   const { query, clause } = at;
@@ -76,19 +82,35 @@ function clauseSql(
       (c) => `NOT bool_or(l.tsv @@ ${params.add(taggedClause(c.match, fields))}::tsquery)`,
     ),
   ];
-  // Enough rows to count limit + 1 and to offer the window's newest `offer`.
-  const limit = params.add(Math.max(at.limit1, at.offer));
+  // Enough rows to count limit + 1 and to offer the window's newest `offer` (only those when the
+  // count is already known to reach limit + 1).
+  const limit = params.add(at.plan === "capped" ? at.offer : Math.max(at.limit1, at.offer));
   // The walk must be search_lex_newest backwards and the planner must believe it stops early: it
   // names the stream by equality (one partition), orders by (stream, rid), and its match test is
   // opaque (`CASE … END IS NOT NULL`, estimated at 99.5%, so no GIN plan and no full sort). The
   // sparse plan orders by rid + 0 so no index walk stands in for the GIN lookup.
   const walkOrder = "ORDER BY l.stream DESC, l.rid DESC";
   const walkFilter = `l.parts = 1 AND ${where}`;
-  const ctes = [
-    `${name}_dense AS MATERIALIZED (SELECT count(*) >= ${DENSE_MATCHES} AS dense FROM (
+  const multi = `(SELECT l.rid FROM search_lex l ${join} WHERE l.parts > 1 AND ${where} ${checks}
+          GROUP BY l.rid HAVING ${having.length > 0 ? having.join(" AND ") : "true"}
+          ORDER BY l.rid DESC LIMIT ${limit})`;
+  // Known to have at most limit matches: every one is wanted, and the GIN index finds them without
+  // reading the rows between them (no probe needed).
+  const sparse = [
+    `${name} AS MATERIALIZED (SELECT * FROM (
+       (SELECT l.rid FROM search_lex l ${join} WHERE ${walkFilter} AND l.tsv @@ ${lex} ${checks}
+          ORDER BY l.rid + 0 DESC LIMIT ${limit})
+       UNION ALL
+       ${multi}) m ORDER BY rid DESC LIMIT ${limit})`,
+  ];
+  const ctes =
+    at.plan === "sparse"
+      ? sparse
+      : [
+          `${name}_dense AS MATERIALIZED (SELECT count(*) >= ${DENSE_MATCHES} AS dense FROM (
        SELECT l.rid, l.tsv FROM search_lex l ${join} WHERE ${walkFilter} ${walkOrder} LIMIT ${PROBE_ROWS}) l
        WHERE l.tsv @@ ${lex} ${checks})`,
-    `${name} AS MATERIALIZED (SELECT * FROM (
+          `${name} AS MATERIALIZED (SELECT * FROM (
        (SELECT l.rid FROM search_lex l ${join} WHERE ${walkFilter} AND l.tsv @@ ${lex} ${checks}
           AND NOT (SELECT dense FROM ${name}_dense) ORDER BY l.rid + 0 DESC LIMIT ${limit})
        UNION ALL
@@ -96,17 +118,17 @@ function clauseSql(
           AND (CASE WHEN l.tsv @@ ${lex} THEN l.rid END) IS NOT NULL ${checks}
           AND (SELECT dense FROM ${name}_dense) ${walkOrder} LIMIT ${limit})
        UNION ALL
-       (SELECT l.rid FROM search_lex l ${join} WHERE l.parts > 1 AND ${where} ${checks}
-          GROUP BY l.rid HAVING ${having.length > 0 ? having.join(" AND ") : "true"}
-          ORDER BY l.rid DESC LIMIT ${limit})) m ORDER BY rid DESC LIMIT ${limit})`,
-  ];
+       ${multi}) m ORDER BY rid DESC LIMIT ${limit})`,
+        ];
   // Every match when at most the limit, else the newest `offer`; each row carries the count (the
-  // caller reads it as at most limit + 1).
+  // caller reads it as at most limit + 1; limit + 1 itself when search_df showed that many).
+  const limit1 = params.add(at.limit1);
+  const count = at.plan === "capped" ? `${limit1}::bigint` : "count(*) OVER ()";
   return {
     ctes,
     select: `SELECT ${at.scopeIndex} AS scope, ${at.clauseIndex} AS clause, rid::text, n FROM (
-      SELECT rid, row_number() OVER (ORDER BY rid DESC) AS k, count(*) OVER () AS n FROM ${name}) x
-      WHERE n < ${params.add(at.limit1)} OR k <= ${params.add(at.offer)}`,
+      SELECT rid, row_number() OVER (ORDER BY rid DESC) AS k, ${count} AS n FROM ${name}) x
+      WHERE n < ${limit1} OR k <= ${params.add(at.offer)}`,
   };
 }
 
@@ -117,18 +139,81 @@ function clauseSql(
 export function clauseHitsSql(
   scopes: StreamScope[],
   query: SearchQuery,
-  at: { limit1: number; offer: number },
+  at: { limit1: number; offer: number; plans?: Map<string, ClausePlan> },
 ) {
   const params = new Params();
   const positive = positiveClauses(query.clauses);
   const parts = scopes.flatMap((scope, scopeIndex) =>
-    positive.map((clause, clauseIndex) =>
-      clauseSql(params, scope, { query, clause, scopeIndex, clauseIndex, ...at }),
-    ),
+    positive.flatMap((clause, clauseIndex) => {
+      const plan = at.plans?.get(`${scopeIndex}/${clauseIndex}`) ?? "count";
+      if (plan === "none") return [];
+      return [
+        clauseSql(params, scope, {
+          query,
+          clause,
+          scopeIndex,
+          clauseIndex,
+          limit1: at.limit1,
+          offer: at.offer,
+          plan,
+        }),
+      ];
+    }),
   );
+  if (parts.length === 0) return null;
   const sql = `WITH ${parts.flatMap((p) => p.ctes).join(",\n")}
     ${parts.map((p) => p.select).join(" UNION ALL ")}`;
   return { sql, values: params.values };
+}
+
+/**
+ * How a (scope, clause)'s matches are read, from what search_df showed: "count" (nothing known:
+ * probe, then walk or GIN up to limit + 1), "capped" (at least limit + 1: only the newest `offer`,
+ * counted as limit + 1), "sparse" (at most limit: all of them from the GIN index), "none" (no
+ * match: not read at all).
+ */
+export type ClausePlan = "count" | "capped" | "sparse" | "none";
+
+/** The plan search_df's bounds allow (see matchBoundsSql). */
+export function clausePlan(bounds: { floor: number; ceiling: number }, limit1: number): ClausePlan {
+  if (bounds.ceiling === 0) return "none";
+  if (bounds.floor >= limit1) return "capped";
+  if (bounds.ceiling < limit1) return "sparse";
+  return "count";
+}
+
+/**
+ * For the (scope, clause) pairs search_df can answer, bounds of the clause's visible matches: the
+ * floor is the most rows of the granted connections holding the term in one granted search field
+ * (each of them matches), the ceiling the sum over those fields (every match holds it in one). Only a single-word clause of a query with no other required or excluded
+ * clause, in a scope with no time range and a search without filters, is matched by exactly those
+ * rows; search_df counts whole connections, so it says nothing about a time range. Null when no
+ * pair qualifies. Rows: { key: "scope/clause", floor, ceiling }.
+ */
+export function matchBoundsSql(scopes: StreamScope[], query: SearchQuery) {
+  if (query.conditions.length > 0) return null;
+  if (query.clauses.some((c) => c.occur === "not")) return null;
+  const required = query.clauses.filter((c) => c.occur === "must");
+  const params = new Params();
+  const selects: string[] = [];
+  const positive = positiveClauses(query.clauses);
+  scopes.forEach((scope, scopeIndex) => {
+    if (scope.since || scope.until) return;
+    const fields = grantedSearchFields(scope);
+    positive.forEach((clause, clauseIndex) => {
+      if (clause.match.kind !== "term") return;
+      if (required.some((c) => c !== clause)) return;
+      const term = clause.match.term;
+      selects.push(`SELECT '${scopeIndex}/${clauseIndex}' AS key, coalesce(max(n), 0)::text AS floor,
+          coalesce(sum(n), 0)::text AS ceiling FROM (
+        SELECT sum(d.n) AS n FROM search_df d WHERE d.stream = ${params.add(scope.stream.name)}
+          AND d.lexeme = ANY(${params.add(fields.flatMap((f) => taggedLexeme(f, term) ?? []))}::text[])
+          AND d.connection_id = ANY(${params.add(scope.connectionIds)}::text[])
+        GROUP BY d.lexeme) f`);
+    });
+  });
+  if (selects.length === 0) return null;
+  return { sql: selects.join(" UNION ALL "), values: params.values };
 }
 
 export interface ClauseHitRow {

@@ -1,6 +1,7 @@
 // Writes the Postgres search rows of records (per-field segment vectors in search_docs, one lexeme
-// row in search_lex), and re-indexes a stream when a manifest changes its search fields — inside
-// the manifest's own transaction, so no read sees the new manifest over old search rows.
+// row in search_lex, and the per-term row counts of search_df that every change to search_lex
+// keeps exact in its transaction), and re-indexes a stream when a manifest changes its search
+// fields — inside the manifest's own transaction, so no read sees the new manifest over old rows.
 import type pg from "pg";
 import type { Manifest, StreamDef } from "../../core/manifest.js";
 import { getPath, setPath } from "../../core/projection.js";
@@ -9,6 +10,8 @@ import { lexemeParts, type SearchRow, searchRowsFor, taggedLexeme } from "./sear
 import { MAX_SEARCH_FIELDS } from "./search-sql.js";
 
 const BATCH = 2000;
+/** Terms per search_df upsert. */
+const DF_BATCH = 10_000;
 
 /** The search-field list rows are indexed under (the first 16 declared). */
 export function searchFieldsOf(def: StreamDef | undefined): string[] {
@@ -40,9 +43,12 @@ export async function writeSearchRows(
   client: pg.PoolClient,
   target: { stream: string; connectionId: string; fields: string[] },
   records: { rid: string; data: Record<string, unknown> }[],
+  /** False only before migration 15 made search_df (migration 14's re-index). */
+  counted = true,
 ): Promise<void> {
   const searchRows: (SearchRow & { rid: string })[] = [];
   const lexRows: LexRow[] = [];
+  const termCounts = new Map<string, number>();
   for (const { rid, data } of records) {
     const lexemes = new Set<string>();
     for (const field of target.fields) {
@@ -54,6 +60,7 @@ export async function writeSearchRows(
         if (tagged !== null) lexemes.add(tagged);
       }
     }
+    for (const lexeme of lexemes) termCounts.set(lexeme, (termCounts.get(lexeme) ?? 0) + 1);
     const parts = lexemeParts(lexemes);
     parts.forEach((tsv, part) => {
       lexRows.push({ rid, part, parts: parts.length, tsv });
@@ -86,6 +93,40 @@ export async function writeSearchRows(
       ],
     );
   }
+  if (counted) await addTermCounts(client, target, termCounts);
+}
+
+/** Adds the lexeme rows just written to search_df (terms sorted: one lock order for every writer). */
+async function addTermCounts(
+  client: pg.PoolClient,
+  target: { stream: string; connectionId: string },
+  counts: Map<string, number>,
+): Promise<void> {
+  const terms = [...counts.keys()].sort();
+  for (let i = 0; i < terms.length; i += DF_BATCH) {
+    const slice = terms.slice(i, i + DF_BATCH);
+    await client.query(
+      `INSERT INTO search_df (stream, lexeme, connection_id, n)
+       SELECT $1, t.lexeme, $2, t.n FROM unnest($3::text[], $4::bigint[]) AS t(lexeme, n)
+       ON CONFLICT (stream, lexeme, connection_id) DO UPDATE SET n = search_df.n + excluded.n`,
+      [target.stream, target.connectionId, slice, slice.map((t) => counts.get(t))],
+    );
+  }
+}
+
+/**
+ * Deletes the lexeme rows of `rids` (one stream: the stream names the partition, migration 11)
+ * and takes their terms off search_df in the same statement.
+ */
+export async function deleteLexRows(client: pg.PoolClient, stream: string, rids: string[]): Promise<void> {
+  await client.query(
+    `WITH gone AS (DELETE FROM search_lex WHERE stream = $2 AND rid = ANY($1::bigint[]) RETURNING connection_id, tsv),
+     counts AS (SELECT u.lexeme, g.connection_id, count(*) AS n
+                FROM gone g CROSS JOIN LATERAL unnest(g.tsv) u GROUP BY u.lexeme, g.connection_id)
+     UPDATE search_df d SET n = d.n - c.n FROM counts c
+     WHERE d.stream = $2 AND d.lexeme = c.lexeme AND d.connection_id = c.connection_id`,
+    [rids, stream],
+  );
 }
 
 /**
@@ -106,7 +147,10 @@ export async function reindexChangedStreams(
   }
 }
 
-/** Migration 14: every stream of every stored manifest indexed again (analysed terms). */
+/**
+ * Migration 14: every stream of every stored manifest indexed again (analysed terms). It runs
+ * before migration 15 made search_df, which then counts the rows written here.
+ */
 export async function reindexAllStreams(client: pg.PoolClient): Promise<void> {
   const { rows } = await client.query<{ body: string }>("SELECT body FROM manifests ORDER BY connector_key");
   for (const row of rows) {
@@ -114,7 +158,7 @@ export async function reindexAllStreams(client: pg.PoolClient): Promise<void> {
     for (const s of manifest.streams) {
       const fields = searchFieldsOf(s);
       if (fields.length > 0)
-        await reindexStream(client, { connectorKey: manifest.connector_key, stream: s.name, fields });
+        await reindexStream(client, { connectorKey: manifest.connector_key, stream: s.name, fields }, false);
     }
   }
 }
@@ -122,6 +166,7 @@ export async function reindexAllStreams(client: pg.PoolClient): Promise<void> {
 async function reindexStream(
   client: pg.PoolClient,
   target: { connectorKey: string; stream: string; fields: string[] },
+  counted = true,
 ): Promise<void> {
   const { rows: conns } = await client.query<{ connection_id: string }>(
     "SELECT connection_id FROM connections WHERE connector_key = $1 ORDER BY connection_id",
@@ -137,6 +182,11 @@ async function reindexStream(
     target.stream,
     connections,
   ]);
+  if (counted)
+    await client.query("DELETE FROM search_df WHERE stream = $1 AND connection_id = ANY($2::text[])", [
+      target.stream,
+      connections,
+    ]);
   if (target.fields.length === 0) return;
   for (const connectionId of connections) {
     let last = "0";
@@ -162,6 +212,7 @@ async function reindexStream(
         client,
         { stream: target.stream, connectionId, fields: target.fields },
         rows.map((r) => ({ rid: r.rid, data: r.payload })),
+        counted,
       );
     }
   }

@@ -23,8 +23,11 @@ import type { SearchQuery, SearchResult, StoredSearchHit } from "../store.js";
 import {
   type CandidateDocRow,
   type ClauseHitRow,
+  type ClausePlan,
   candidateDocsSql,
   clauseHitsSql,
+  clausePlan,
+  matchBoundsSql,
 } from "./search-candidates.js";
 import { type Candidate, pageDetails } from "./search-hits.js";
 import { grantedSearchFields } from "./search-sql.js";
@@ -94,6 +97,29 @@ async function candidateDocs(
   return out;
 }
 
+/**
+ * How each (scope, clause) pair's matches are read, from search_df's bounds where it has them: a
+ * clause known to pass the limit is not walked to its 2,001st match (at 1M records a common
+ * word's lay ~2,700 lexeme rows back, its 100th ~140), one known to stay under it skips the density
+ * probe, one known to match nothing is not read.
+ */
+async function clausePlans(
+  pool: pg.Pool,
+  scopes: StreamScope[],
+  query: SearchQuery,
+  limit1: number,
+): Promise<Map<string, ClausePlan>> {
+  const bounds = matchBoundsSql(scopes, query);
+  if (bounds === null) return new Map();
+  const { rows } = await pool.query<{ key: string; floor: string; ceiling: string }>(
+    bounds.sql,
+    bounds.values,
+  );
+  return new Map(
+    rows.map((r) => [r.key, clausePlan({ floor: Number(r.floor), ceiling: Number(r.ceiling) }, limit1)]),
+  );
+}
+
 export async function search(
   pool: pg.Pool,
   scopes: StreamScope[],
@@ -110,11 +136,12 @@ export async function search(
     };
   }
   const limit = enumerateLimit(query.rankWindow);
-  const { sql, values } = clauseHitsSql(live, query, {
+  const statement = clauseHitsSql(live, query, {
     limit1: limit + 1,
     offer: offerFor(query.offset, query.rankWindow),
+    plans: await clausePlans(pool, live, query, limit + 1),
   });
-  const { rows } = await pool.query<ClauseHitRow>(sql, values);
+  const rows = statement ? (await pool.query<ClauseHitRow>(statement.sql, statement.values)).rows : [];
   const counted = new Set<string>();
   const hits: ClauseHits[] = positive.map(() => ({ ids: [], count: 0, capped: false }));
   for (const row of rows) {

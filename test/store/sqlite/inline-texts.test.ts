@@ -185,3 +185,88 @@ test("texts of one chunk stored inline read exactly as texts in chunk rows", asy
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Migration 13: text_fields is a rowid table (its rows hold whole texts, and a WITHOUT ROWID row is
+// its B-tree key, which made every seek read the texts' overflow pages). A database written with
+// the earlier table is rebuilt on open and reads exactly as before; writes and deletes still work.
+test("text_fields written as a WITHOUT ROWID table is rebuilt as a rowid table and reads alike", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pdpp-text-fields-rowid-"));
+  const path = join(dir, "pdpp.db");
+  try {
+    let store = await openSqliteStore({ path });
+    await store.putManifest(NOTES);
+    const conn = (await store.ensureConnection("notes", "Mine")).connection_id;
+    await store.applyBatch(
+      conn,
+      "notes",
+      RECORDS.map((data) => ({ op: "upsert" as const, data })),
+    );
+    const scope: StreamScope = {
+      connectorKey: "notes",
+      stream: NOTES.streams[0]!,
+      connectionIds: [conn],
+      fields: "all",
+      since: null,
+      until: null,
+    };
+    await store.close();
+    const tableSql = (db: Database.Database) =>
+      db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'text_fields'")
+        .pluck()
+        .get() as string;
+    const dump = (db: Database.Database) =>
+      db.prepare("SELECT * FROM text_fields ORDER BY record_row, path").all();
+    let raw = new Database(path);
+    assert.doesNotMatch(tableSql(raw), /WITHOUT ROWID/i);
+    // Back to the layout before migration 13.
+    raw.exec(`CREATE TABLE text_fields_old (
+        record_row INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        size_chars INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        chunk_count INTEGER NOT NULL,
+        text TEXT,
+        PRIMARY KEY (record_row, path)
+      ) WITHOUT ROWID;
+      INSERT INTO text_fields_old SELECT record_row, path, size_chars, digest, chunk_count, text FROM text_fields;
+      DROP TABLE text_fields;
+      ALTER TABLE text_fields_old RENAME TO text_fields;
+      DELETE FROM schema_migrations WHERE version = 13;`);
+    const before = dump(raw);
+    assert.match(tableSql(raw), /WITHOUT ROWID/i);
+    raw.close();
+    store = await openSqliteStore({ path });
+    const old = await reads(store, scope, conn);
+    await store.close();
+    raw = new Database(path);
+    assert.doesNotMatch(tableSql(raw), /WITHOUT ROWID/i);
+    assert.deepEqual(dump(raw), before);
+    raw.close();
+    // Reads of the rebuilt table, then writes: an update replaces a row, a delete cascades.
+    store = await openSqliteStore({ path });
+    assert.deepEqual(await reads(store, scope, conn), old);
+    await store.applyBatch(conn, "notes", [
+      { op: "upsert", data: { ...RECORDS[0]!, body: "now a haystack" } },
+      { op: "delete", data: { id: "nested" } },
+    ]);
+    const after = await store.getRecord(scope, { connectionId: conn, recordId: "short" });
+    assert.equal(after?.data.body, "now a haystack");
+    await store.close();
+    raw = new Database(path, { readonly: true });
+    const paths = raw
+      .prepare(
+        "SELECT r.record_id, f.path FROM text_fields f JOIN records r ON r.id = f.record_row ORDER BY r.record_id, f.path",
+      )
+      .all();
+    raw.close();
+    assert.deepEqual(paths, [
+      { record_id: "edge", path: "body" },
+      { record_id: "empty", path: "body" },
+      { record_id: "long", path: "body" },
+      { record_id: "short", path: "body" },
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
