@@ -12,6 +12,7 @@ import { parseSearchQuery } from "../src/core/search-query.js";
 import { createApp } from "../src/rs/app.js";
 import { clauseExpr } from "../src/store/sqlite/search-text.js";
 import { grantEverything } from "./dataset.js";
+import { NATURAL } from "./search.js";
 import { sqliteDataset } from "./search-data.js";
 
 const { values } = parseArgs({
@@ -78,7 +79,7 @@ if (values.golden || values.check) {
     "inv*",
   ];
   const cases: [string, string][] = [];
-  for (const term of [...RARE, ...COMMON]) {
+  for (const term of [...RARE, ...COMMON, ...NATURAL]) {
     for (const limit of [1, 5, 10, 25, 100]) cases.push(["all", `q=${q(term)}&limit=${limit}`]);
     cases.push(["all", `q=${q(term)}&limit=10&connection_id=${work}`]);
     cases.push(["all", `q=${q(term)}&limit=10&streams=messages&filter[from]=alice@example.com`]);

@@ -18,7 +18,7 @@ import { type BenchStore, postgresDataset, sqliteDataset } from "./search-data.j
 const RARE = ["zanzibar", "quokka", "ptarmigan", "xylograph", "vellichor", "bathysphere"];
 const COMMON = ["invoice", "meeting project", "budget travel hotel", "report", "tax refund", "server"];
 /** Questions as agents pass them on (5–20 words: vocabulary words, stopwords, words no record holds). */
-const NATURAL = [
+export const NATURAL = [
   "what did the plumber say about the invoice for the bathroom repair",
   "when is my next doctor appointment and did I pay the pharmacy receipt",
   "find the email about the quarterly review meeting with the project budget",

@@ -56,10 +56,12 @@ function seesAllConnections(db: SqliteDb, scope: StreamScope): boolean {
 /**
  * One scope's visible matches of each positive clause, newest first: every one when at most
  * `limit`, else the newest `rankWindow` and a count of limit + 1 (core/search-ranking.ts ClauseHits).
- * The newest rankWindow are read first; past them FTS5 only counts (reading ids into JavaScript cost
- * more than walking the doclist), and reads the rest when the count stays within the limit.
+ * The newest rankWindow are read first; when they fill the window, one probe asks whether a match
+ * lies past the limit (FTS5 walks the doclist in its own order, no ids reach JavaScript), and only
+ * a clause within the limit reads all its ids. The probe has no rowid bound: a bound on the older
+ * matches (as an earlier count had) made FTS5 walk them at twice the cost.
  */
-function scopeClauseHits(
+export function scopeClauseHits(
   db: SqliteDb,
   scope: StreamScope,
   query: SearchQuery & { enumerate: number },
@@ -79,16 +81,10 @@ function scopeClauseHits(
   const where = plain ? { sql: "1", params: [] as SqlParam[] } : scopeWhere(scope, query.conditions);
   const records = query.conditions.length === 0 ? "records r INDEXED BY records_search_key" : "records r";
   const from = plain ? table : `${table} JOIN ${records} ON r.id = ${table}.rowid`;
-  // Rowid bounds are bound as BigInt: FTS5 ignores a rowid constraint bound as a double.
-  const matches = (older: boolean) =>
-    `FROM ${from} WHERE ${table} MATCH ? ${older ? `AND ${table}.rowid < ?` : ""} AND ${where.sql}`;
-  const newestIds = db
-    .stmt(`SELECT ${table}.rowid ${matches(false)} ORDER BY ${table}.rowid DESC LIMIT ?`)
-    .pluck();
-  const olderIds = db
-    .stmt(`SELECT ${table}.rowid ${matches(true)} ORDER BY ${table}.rowid DESC LIMIT ?`)
-    .pluck();
-  const olderCount = db.stmt(`SELECT count(*) FROM (SELECT 1 ${matches(true)} LIMIT ?)`).pluck();
+  const matches = `FROM ${from} WHERE ${table} MATCH ? AND ${where.sql}`;
+  const newestIds = db.stmt(`SELECT ${table}.rowid ${matches} ORDER BY ${table}.rowid DESC LIMIT ?`).pluck();
+  // A row iff more than `OFFSET` matches are visible (OFFSET is bound: limit, i.e. limit + 1 exist).
+  const pastLimit = db.stmt(`SELECT ${table}.rowid ${matches} LIMIT 1 OFFSET ?`).pluck();
   const window = offerFor(query.offset, query.rankWindow);
   const limit1 = query.enumerate + 1;
   return positiveClauses(query.clauses).map((clause) => {
@@ -97,11 +93,10 @@ function scopeClauseHits(
     // Counted up to limit + 1 whatever the window (a deeper page must see the same counts).
     if (newest.length < window || window >= limit1)
       return { ids: newest, count: Math.min(newest.length, limit1) };
-    const last = BigInt(newest[newest.length - 1]);
-    const older = olderCount.get(expr, last, ...where.params, limit1 - window) as number;
-    if (window + older > query.enumerate) return { ids: newest, count: window + older };
-    const rest = olderIds.all(expr, last, ...where.params, older) as number[];
-    return { ids: [...newest, ...rest], count: window + older };
+    if (pastLimit.get(expr, ...where.params, query.enumerate) !== undefined)
+      return { ids: newest, count: limit1 };
+    const all = newestIds.all(expr, ...where.params, query.enumerate) as number[];
+    return { ids: all, count: all.length };
   });
 }
 

@@ -31,6 +31,7 @@ import { SqliteOAuth } from "./oauth.js";
 import { SqliteOwnerWeb } from "./owner-web.js";
 import { countRecords, countRecordsMany, getRecord, listChanges, listRecords } from "./records.js";
 import { search } from "./search.js";
+import { SearchMerger } from "./search-merge.js";
 import { getThrottle, updateThrottle } from "./throttles.js";
 import { readFieldWindow } from "./windows.js";
 
@@ -40,8 +41,14 @@ class SqliteStore implements Store {
   private readonly accessLog: AccessLogBuffer;
   private readonly oauth: SqliteOAuth;
   private readonly ownerWeb: SqliteOwnerWeb;
+  /** Merges the FTS tables an import wrote once writes pause (search-merge.ts). */
+  private readonly merger: SearchMerger;
 
-  constructor(private readonly db: SqliteDb) {
+  constructor(
+    private readonly db: SqliteDb,
+    mergeIdleMs?: number,
+  ) {
+    this.merger = new SearchMerger(db, mergeIdleMs);
     this.admin = new SqliteAdmin(db);
     this.accessLog = new AccessLogBuffer((rows) => this.admin.appendAccessLog(rows));
     this.oauth = new SqliteOAuth(db);
@@ -54,6 +61,7 @@ class SqliteStore implements Store {
   }
   async close() {
     await this.accessLog.flush();
+    this.merger.flush();
     this.db.close();
   }
 
@@ -94,7 +102,7 @@ class SqliteStore implements Store {
   async applyBatch(connectionId: string, stream: string, ops: IngestOp[]): Promise<IngestResult> {
     const { def, target } = this.ingestTarget(connectionId, stream);
     const { prepared, rejected } = prepareBatch(ops, def);
-    return { ...applyPrepared(this.db, target, prepared), rejected };
+    return { ...this.write(target, prepared), rejected };
   }
 
   /**
@@ -109,7 +117,13 @@ class SqliteStore implements Store {
   ): Omit<IngestResult, "rejected"> | null {
     const { def, target } = this.ingestTarget(connectionId, stream);
     if (streamDefKey(def) !== batch.defKey) return null;
-    return applyPrepared(this.db, target, batch.ops);
+    return this.write(target, batch.ops);
+  }
+
+  private write(target: Parameters<typeof applyPrepared>[1], ops: PreparedOp[]) {
+    const counts = applyPrepared(this.db, target, ops);
+    this.merger.wrote(target.connectorKey, target.stream, counts.added + counts.updated + counts.deleted);
+    return counts;
   }
 
   /** The stream definition and write target of a batch; typed errors for an unknown connection or stream. */
@@ -262,6 +276,7 @@ export function preparedIngestOf(store: Store): SqliteStore["applyPreparedBatch"
 }
 
 /** Open (creating and migrating when needed) a SQLite store; `path` may be ":memory:". */
-export async function openSqliteStore(options: { path: string }): Promise<Store> {
-  return new SqliteStore(new SqliteDb(options.path));
+/** `mergeIdleMs`: quiet time before written FTS tables are merged (search-merge.ts; tests lengthen it). */
+export async function openSqliteStore(options: { path: string; mergeIdleMs?: number }): Promise<Store> {
+  return new SqliteStore(new SqliteDb(options.path), options.mergeIdleMs);
 }
