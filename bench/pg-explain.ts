@@ -2,7 +2,8 @@
 // clause's visible matches, search-candidates.ts clauseHitsSql) for one query on a
 // bench dataset (bench/search-data.ts), every stream of the bench manifests in scope: a tool for
 // reading plans, not a benchmark. Usage: tsx bench/pg-explain.ts --schema S --q "tax refund"
-// [--repeat N] [--timing-off] [--summary]
+// [--repeat N] [--timing-off] [--summary]. Env: PG_WINDOW (rank window, default 250; the served
+// default is 100), PG_NO_DF=1 (the counting plans, as before search_df), PG_EXTRA (session -c flags).
 import { parseArgs } from "node:util";
 import pg from "pg";
 import type { StreamScope } from "../src/core/grant.js";
@@ -51,7 +52,7 @@ const scopes: StreamScope[] = BENCH_MANIFESTS.flatMap((m) =>
 );
 const limit = Number(values.limit);
 const clauses = parseSearchQuery(String(values.q));
-const rankWindow = 250;
+const rankWindow = Number(process.env.PG_WINDOW ?? 250);
 const query = { clauses, conditions: [], limit, offset: 0, rankWindow };
 const limit1 = enumerateLimit(rankWindow) + 1;
 // The plans search.ts would pick from search_df's bounds (PG_NO_DF=1: none, the counting plans).

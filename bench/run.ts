@@ -4,7 +4,8 @@
 // search floors of bench/search.ts) and prints both with the ratio.
 // Flags: --records N (default 200000) --backend sqlite|postgres|both --huge-mb 10,100 --runs N
 // --mcp runs the MCP/server scenarios instead (bench/run-mcp.ts; SQLite): --http-calls N --jsonl-records N
-// --search runs the search rows with same-run floors on a reused dataset (bench/search.ts)
+// --search runs the search rows with same-run floors on a reused dataset (bench/search.ts);
+//   --floor-runs N measures each floor N times (exact ranking over every match takes seconds at 1M)
 // --hosted drives `pdpp serve --workers N` over plain HTTP (bench/hosted.ts): --workers N --calls N --settle S
 //   --per-tool adds each call kind of the mix alone (calls/s, CPU-ms/call) and the capacity they predict
 //   --baseline DIR instead runs an A/B against another checkout's build (bench/hosted-ab.ts), --rounds N
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     backend: { type: "string", default: "sqlite" },
     "huge-mb": { type: "string", default: "10,100" },
     runs: { type: "string", default: "200" },
+    "floor-runs": { type: "string" },
     seed: { type: "string", default: "42" },
     mcp: { type: "boolean", default: false },
     search: { type: "boolean", default: false },
@@ -294,7 +296,15 @@ if (values.relevance) {
       .join(" ")}`,
   );
 } else if (values.search) {
-  all.push(...(await runSearchBench({ backends, records, runs, seed: Number(values.seed) })));
+  all.push(
+    ...(await runSearchBench({
+      backends,
+      records,
+      runs,
+      floorRuns: values["floor-runs"] ? Number(values["floor-runs"]) : undefined,
+      seed: Number(values.seed),
+    })),
+  );
 } else if (values.hosted && values.baseline) {
   all.push(
     ...(await runHostedAb({

@@ -12,7 +12,8 @@ import { type Harness, openHarness } from "./fixtures/harness.js";
 import { connectMcp } from "./fixtures/mcp-client.js";
 import { BookmarkNames } from "./fixtures/ni-compare.js";
 import { openWorld } from "./fixtures/ni-load.js";
-import { type Batch, CHAT_MANIFEST, mailManifest, type Step } from "./fixtures/ni-world.js";
+import { CHAT_MANIFEST, mailManifest } from "./fixtures/ni-manifests.js";
+import type { Batch, Step } from "./fixtures/ni-world.js";
 
 const SENT = "2024-03-04T05:06:07.000Z";
 
