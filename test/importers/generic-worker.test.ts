@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import Database from "better-sqlite3";
 import { PdppError } from "../../src/core/errors.js";
 import type { Manifest } from "../../src/core/manifest.js";
 import type { GenericSource } from "../../src/importers/generic.js";
@@ -18,6 +17,7 @@ import { openJsonlSource } from "../../src/importers/jsonl.js";
 import type { OwnerApi } from "../../src/importers/owner-sink.js";
 import { preparedIngestOf } from "../../src/store/sqlite/sqlite-store.js";
 import { type OwnerApp, openOwnerApp } from "../helpers-importers/owner-app.js";
+import { dumpStore } from "../helpers-importers/store-dump.js";
 
 const MANIFEST: Manifest = {
   connector_key: "jsonl.notes",
@@ -74,28 +74,10 @@ function lines(round: number): string[] {
 }
 
 function dump(path: string): Record<string, unknown[]> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const tables = (
-      db
-        .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND (name IN ('records', 'text_fields', 'text_chunks', 'stamp_events', 'search_tables') OR name LIKE 'search_fts_%') ORDER BY name",
-        )
-        .all() as { name: string }[]
-    ).map((r) => r.name);
-    const out: Record<string, unknown[]> = {};
-    for (const name of tables) {
-      const rows = db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[];
-      // Ingest time and the stamps holding it differ between two runs; everything else must not.
-      out[name] = rows.map(({ emitted_at, base_emitted_at, stamps, ...rest }) => ({
-        ...rest,
-        stamps: typeof stamps === "string" ? stamps.replace(/"\d{4}-[^"]+Z"/g, '"T"') : stamps,
-      }));
-    }
-    return out;
-  } finally {
-    db.close();
-  }
+  return dumpStore(path, {
+    tables: ["records", "text_fields", "text_chunks", "stamp_events", "search_tables"],
+    omit: [],
+  });
 }
 
 async function importInto(
@@ -165,7 +147,11 @@ test(
       }
       const stored = dump(join(mainThread.dir, "pdpp.db"));
       // Short bodies live in their text_fields row; the long one (n3) in chunks.
-      assert.ok(stored.text_fields!.length >= 50 && stored.search_fts_1_data!.length > 0);
+      assert.ok(
+        stored.text_fields!.length >= 50 &&
+          stored.search_fts_1_data!.length > 0 &&
+          stored["search_fts_1 (indexed terms)"]!.length >= 50,
+      );
       assert.ok(stored.text_chunks!.length >= 2);
       assert.ok(stored.stamp_events!.length > 0);
       assert.deepEqual(dump(join(worker.dir, "pdpp.db")), stored);

@@ -3,43 +3,25 @@
 // prepared inside applyBatch.
 // For each format, on the benchmark's generated inputs (real layouts, bench/import-inputs.ts): an
 // import and a re-import through both paths give the same summaries and byte-identical stored rows
-// (records, texts, change stamps, search tables and their FTS data).
+// (records, texts, change stamps, search tables and what their FTS tables index).
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import Database from "better-sqlite3";
 import { BENCH_FORMATS, benchInput } from "../../bench/import-inputs.js";
 import { importFile } from "../../src/importers/import-file.js";
 import { findFormat } from "../../src/importers/registry.js";
 import { type OwnerApp, openOwnerApp } from "../helpers-importers/owner-app.js";
+import { dumpStore } from "../helpers-importers/store-dump.js";
 
 const KINDS = ["claude-code", "codex", "claude", "chatgpt", "whatsapp", "ical", "takeout"];
 
 function dump(path: string): Record<string, unknown[]> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const tables = (
-      db
-        .prepare(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND (name IN ('records', 'text_fields', 'text_chunks', 'stamp_events', 'search_tables', 'stream_counts') OR name LIKE 'search_fts_%') ORDER BY name",
-        )
-        .all() as { name: string }[]
-    ).map((r) => r.name);
-    const out: Record<string, unknown[]> = {};
-    for (const name of tables) {
-      const rows = db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[];
-      // Ingest time, the stamps holding it and connection ids differ between two runs.
-      out[name] = rows.map(({ emitted_at, base_emitted_at, stamps, connection_id, ...rest }) => ({
-        ...rest,
-        stamps: typeof stamps === "string" ? stamps.replace(/"\d{4}-[^"]+Z"/g, '"T"') : stamps,
-      }));
-    }
-    return out;
-  } finally {
-    db.close();
-  }
+  return dumpStore(path, {
+    tables: ["records", "text_fields", "text_chunks", "stamp_events", "search_tables", "stream_counts"],
+    omit: ["connection_id"],
+  });
 }
 
 let dir: string;
